@@ -1,0 +1,45 @@
+// The one build: the extension and the CLI, both CommonJS bundles for Node.
+// --production minifies and drops source maps; --watch rebuilds on change.
+import * as esbuild from 'esbuild';
+import { statSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const bundleBudget = 2 * 1024 * 1024;
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+	{ entryPoints: { cli: 'src/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' }, target: 'node20' },
+];
+
+const common = {
+	bundle: true,
+	format: 'cjs',
+	platform: 'node',
+	outdir: 'dist',
+	outExtension: { '.js': '.cjs' },
+	external: ['vscode'],
+	minify: production,
+	sourcemap: production ? false : 'linked',
+	sourcesContent: false,
+	metafile: true,
+	logLevel: 'warning',
+};
+
+for (const build of builds) {
+	const options = { ...common, ...build };
+	if (watch) {
+		const context = await esbuild.context(options);
+		await context.watch();
+	} else {
+		await esbuild.build(options);
+		for (const name of Object.keys(build.entryPoints)) {
+			const size = statSync(`dist/${name}.cjs`).size;
+			console.log(`dist/${name}.cjs ${(size / 1024).toFixed(1)} KiB`);
+			if (size > bundleBudget) {
+				console.error(`dist/${name}.cjs is over the 2 MiB budget`);
+				process.exitCode = 1;
+			}
+		}
+	}
+}
