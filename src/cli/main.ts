@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { runMergeCommand } from './mergeCommand.ts';
+import { runStatusCommand } from './statusCommand.ts';
+
+const usage = `Usage: kube-status-lens <command> [options]
+
+Commands:
+  status PATH... [--json] [--fail-on error|warning]   status of every object in files and folders
+  merge ...                                          preview the multi-WEC status merge (merge --help)
+
+Run a command with --help for its options.
+`;
+
+function main(argv: readonly string[]): number {
+	const [command, ...rest] = argv;
+	const io = {
+		stdout: (text: string) => process.stdout.write(text),
+		stderr: (text: string) => process.stderr.write(text),
+		isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+		now: Date.now(),
+	};
+	switch (command) {
+		case 'status':
+			return runStatusCommand(rest, io);
+		case 'merge':
+			return runMergeCommand(rest, { ...io, readFile: (path: string) => readFileSync(path, 'utf8') });
+		case '--help':
+		case '-h':
+		case 'help':
+			io.stdout(usage);
+			return 0;
+		default:
+			io.stderr(command ? `kube-status-lens: unknown command ${command}\n${usage}` : usage);
+			return 2;
+	}
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import { parseManifests } from '../core/manifest/parse.ts';
+import { refOf } from '../core/model/object.ts';
+import { computeStatuses } from '../core/status/registry.ts';
+import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
+import { collectManifestFiles } from './files.ts';
+
+/** Where the command writes, so tests can capture it. */
+export interface CommandIo {
+	readonly stdout: (text: string) => void;
+	readonly stderr: (text: string) => void;
+	readonly isTty: boolean;
+	readonly now: number;
+}
+
+/** One object's record in `--json` output. */
+export interface StatusRecord {
+	readonly apiVersion: string;
+	readonly kind: string;
+	readonly namespace: string;
+	readonly name: string;
+	readonly system: string;
+	readonly state: string;
+	readonly tone: Tone;
+	readonly message: string;
+	readonly reasons: readonly string[];
+	readonly observed: boolean;
+	readonly kstatus: { readonly status: string; readonly message: string };
+	readonly health: { readonly status: string; readonly message: string } | null;
+	readonly computed: unknown;
+	readonly source: { readonly file: string; readonly line: number };
+}
+
+const usage = `Usage: kube-status-lens status PATH... [--json] [--fail-on error|warning]
+
+Reads Kubernetes objects from YAML/JSON files and folders (multi-document YAML, kind: List,
+kubectl get -o yaml/json output) and prints the status each system would report.
+
+  --json               one JSON array, one record per object
+  --fail-on LEVEL      exit 1 when an object has tone LEVEL or worse (error, or warning and error)
+
+Exit codes: 0 fine; 1 --fail-on matched; 2 an input could not be read or parsed (other files are still reported).
+`;
+
+const toneColours: Readonly<Record<Tone, string>> = {
+	ok: '\u001b[32m',
+	progressing: '\u001b[36m',
+	warning: '\u001b[33m',
+	error: '\u001b[31m',
+	suspended: '\u001b[90m',
+	unknown: '\u001b[35m',
+};
+
+function oneLine(text: string, width: number): string {
+	const flat = text.replace(/\s+/g, ' ').trim();
+	return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function formatTable(records: readonly StatusRecord[], colour: boolean): string {
+	const rows = records.map((record) => [
+		record.kind,
+		record.namespace ? `${record.namespace}/${record.name}` : record.name,
+		record.observed ? record.state : `${record.state} (no status)`,
+		oneLine(record.message, 100),
+	]);
+	const header = ['KIND', 'NAMESPACE/NAME', 'STATE', 'MESSAGE'];
+	const widths = header.map((title, column) =>
+		Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+	);
+	const pad = (cells: readonly string[]): string[] => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)));
+	const lines = [pad(header).join('  ').trimEnd()];
+	rows.forEach((row, index) => {
+		const cells = pad(row);
+		const tone = records[index]?.tone ?? 'unknown';
+		if (colour) cells[2] = `${toneColours[tone]}${cells[2] ?? ''}\u001b[0m`;
+		lines.push(cells.join('  ').trimEnd());
+	});
+	return `${lines.join('\n')}\n`;
+}
+
+function recordOf(result: StatusResult, object: unknown, file: string, line: number): StatusRecord {
+	const ref = refOf(object);
+	return {
+		apiVersion: ref.apiVersion,
+		kind: ref.kind,
+		namespace: ref.namespace,
+		name: ref.name,
+		system: result.system,
+		state: result.state,
+		tone: result.tone,
+		message: result.message,
+		reasons: result.reasons,
+		observed: result.observed,
+		kstatus: { status: result.kstatus.status, message: result.kstatus.message },
+		health: result.health ? { status: result.health.status, message: result.health.message } : null,
+		computed: result.computed ?? null,
+		source: { file, line },
+	};
+}
+
+/** `kube-status-lens status`: returns the exit code. */
+export function runStatusCommand(argv: readonly string[], io: CommandIo): number {
+	const paths: string[] = [];
+	let json = false;
+	let failOn: Tone | undefined;
+	for (let index = 0; index < argv.length; index++) {
+		const argument = argv[index] ?? '';
+		if (argument === '--json') json = true;
+		else if (argument === '--fail-on' || argument.startsWith('--fail-on=')) {
+			const value = argument.includes('=') ? argument.slice('--fail-on='.length) : argv[++index];
+			if (value !== 'error' && value !== 'warning') {
+				io.stderr(`kube-status-lens: --fail-on takes error or warning, not ${value ?? 'nothing'}\n`);
+				return 2;
+			}
+			failOn = value;
+		} else if (argument === '--help' || argument === '-h') {
+			io.stdout(usage);
+			return 0;
+		} else if (argument.startsWith('-')) {
+			io.stderr(`kube-status-lens: unknown option ${argument}\n${usage}`);
+			return 2;
+		} else paths.push(argument);
+	}
+	if (paths.length === 0) {
+		io.stderr(usage);
+		return 2;
+	}
+
+	let inputError = false;
+	const { files, unreadable } = collectManifestFiles(paths);
+	for (const entry of unreadable) {
+		io.stderr(`${entry.path}: cannot read: ${entry.message}\n`);
+		inputError = true;
+	}
+	const found: { object: unknown; file: string; line: number }[] = [];
+	for (const file of files) {
+		let text: string;
+		try {
+			text = readFileSync(file, 'utf8');
+		} catch (error) {
+			io.stderr(`${file}: cannot read: ${(error as Error).message}\n`);
+			inputError = true;
+			continue;
+		}
+		const parsed = parseManifests(text, { fileName: file });
+		for (const problem of parsed.problems) {
+			io.stderr(`${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.message}\n`);
+			inputError = true;
+		}
+		for (const entry of parsed.objects) {
+			found.push({ object: entry.object, file, line: entry.range.start.line + 1 });
+		}
+	}
+
+	const results = computeStatuses(
+		found.map((entry) => entry.object),
+		{ now: io.now },
+	);
+	const records = results.map((result, index) => {
+		const entry = found[index];
+		return recordOf(result, entry?.object, entry?.file ?? '', entry?.line ?? 0);
+	});
+	io.stdout(json ? `${JSON.stringify(records, null, 2)}\n` : formatTable(records, io.isTty));
+
+	if (inputError) return 2;
+	if (failOn !== undefined) {
+		const threshold = toneRank(failOn);
+		if (records.some((record) => toneRank(record.tone) >= threshold && (record.tone === 'warning' || record.tone === 'error'))) {
+			return 1;
+		}
+	}
+	return 0;
+}

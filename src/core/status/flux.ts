@@ -1,0 +1,152 @@
+import { findCondition, readConditions, type Condition } from '../model/condition.ts';
+import { getBool, getInt, getPath, getString, groupOf, isRecord } from '../model/object.ts';
+import type { SystemVerdict, Tone } from './result.ts';
+
+/** Flux's states as the badge names them. */
+export type FluxState = 'Ready' | 'Reconciling' | 'Stalled' | 'Failed' | 'Suspended' | 'Unknown';
+
+const fluxTones: Readonly<Record<FluxState, Tone>> = {
+	Ready: 'ok',
+	Reconciling: 'progressing',
+	Stalled: 'error',
+	Failed: 'error',
+	Suspended: 'suspended',
+	Unknown: 'unknown',
+};
+
+/** True for the Flux toolkit API groups (source, kustomize, helm, notification, image). */
+export function isFluxGroup(group: string): boolean {
+	return group.endsWith('.toolkit.fluxcd.io');
+}
+
+/** True for a HelmRepository of type oci: a data container with no status (seed 002 "Helm OCI repository"). */
+export function isOciHelmRepository(object: unknown): boolean {
+	return (
+		getString(object, 'kind') === 'HelmRepository' &&
+		groupOf(getString(object, 'apiVersion') ?? '') === 'source.toolkit.fluxcd.io' &&
+		getString(object, 'spec', 'type') === 'oci'
+	);
+}
+
+function verdict(
+	state: FluxState,
+	message: string,
+	reasons: string[],
+	observed: boolean,
+): SystemVerdict {
+	return { system: 'flux', state, tone: fluxTones[state], message, reasons, observed };
+}
+
+function describe(condition: Condition): string {
+	const reason = condition.reason ? ` (${condition.reason})` : '';
+	const message = condition.message ? `: ${condition.message}` : '';
+	return `${condition.type} is ${condition.status}${reason}${message}`;
+}
+
+/**
+ * The state of a Flux object. Order decided in issue 3 from seed 002 "Conditions": Stalled, then Suspended
+ * (spec.suspend; not for oci HelmRepositories, where it does not apply), then Failed, then Reconciling, then Ready.
+ */
+export function computeFluxStatus(object: unknown): SystemVerdict {
+	const status = getPath(object, 'status');
+	const observed = status !== undefined && status !== null;
+	const oci = isOciHelmRepository(object);
+	if (observed && !isRecord(status)) {
+		return verdict('Unknown', 'status is not an object', ['status is not an object'], true);
+	}
+	const { conditions, problems } = readConditions(object);
+	if (problems.length > 0) return verdict('Unknown', problems.join('; '), [...problems], observed);
+
+	const stalled = findCondition(conditions, 'Stalled');
+	if (stalled?.status === 'True') {
+		return verdict(
+			'Stalled',
+			stalled.message || stalled.reason || 'Stalled',
+			[
+				describe(stalled),
+				'The controller will not retry until the spec changes.',
+			],
+			observed,
+		);
+	}
+	const suspendValue = getPath(object, 'spec', 'suspend');
+	if (!oci && getBool(object, 'spec', 'suspend') === true) {
+		return verdict(
+			'Suspended',
+			'Reconciliation is suspended (spec.suspend: true)',
+			['spec.suspend is true: the controller does not reconcile this object.'],
+			observed,
+		);
+	}
+	const typeProblems: string[] = [];
+	if (suspendValue !== undefined && typeof suspendValue !== 'boolean') {
+		typeProblems.push('spec.suspend is not a boolean');
+	}
+	if (oci) {
+		const reasons = [
+			'A HelmRepository of type oci is a data container: the controller writes no status and it is ready for use once it exists.',
+		];
+		if (getBool(object, 'spec', 'suspend') === true) {
+			reasons.push('spec.suspend does not apply to oci repositories.');
+		}
+		return verdict('Ready', 'OCI repository: ready for use', reasons, observed);
+	}
+
+	const ready = findCondition(conditions, 'Ready');
+	const reconciling = findCondition(conditions, 'Reconciling');
+	const retrying = reconciling?.status === 'True' && reconciling.reason === 'ProgressingWithRetry';
+	const failures = conditions.filter(
+		(condition) =>
+			(condition.type === 'FetchFailed' || condition.type === 'StorageOperationFailed') &&
+			condition.status === 'True',
+	);
+	if (ready?.status === 'False' || failures.length > 0) {
+		const primary = failures[0] ?? ready;
+		const base = primary?.message || ready?.message || primary?.reason || 'Reconciliation failed';
+		const reasons = failures.map(describe);
+		if (ready?.status === 'False') reasons.unshift(describe(ready));
+		if (retrying) reasons.push('The controller is retrying with exponential backoff (ProgressingWithRetry).');
+		return verdict('Failed', retrying ? `${base} (retrying)` : base, [...reasons, ...typeProblems], true);
+	}
+
+	const generation = getInt(object, 'metadata', 'generation');
+	const observedGeneration = getInt(object, 'status', 'observedGeneration');
+	const outdated = findCondition(conditions, 'ArtifactOutdated');
+	const notObserved =
+		generation !== undefined && observedGeneration !== undefined && observedGeneration < generation;
+	if (reconciling?.status === 'True' || outdated?.status === 'True' || notObserved || ready?.status === 'Unknown') {
+		const reasons: string[] = [];
+		if (reconciling?.status === 'True') reasons.push(describe(reconciling));
+		if (outdated?.status === 'True') reasons.push(describe(outdated));
+		if (notObserved) {
+			reasons.push(
+				`Generation ${generation} is not yet observed (status.observedGeneration is ${observedGeneration}).`,
+			);
+		}
+		if (ready?.status === 'Unknown') reasons.push(describe(ready));
+		const message =
+			reconciling?.message ||
+			outdated?.message ||
+			(notObserved ? 'Waiting for the controller to observe the latest generation' : '') ||
+			ready?.message ||
+			'Reconciling';
+		return verdict('Reconciling', message, [...reasons, ...typeProblems], true);
+	}
+	if (ready?.status === 'True') {
+		return verdict('Ready', ready.message || 'Ready', [describe(ready), ...typeProblems], true);
+	}
+	if (!observed) {
+		return verdict(
+			'Unknown',
+			'No status: the controller has not reconciled this object yet',
+			['The object carries no status (a manifest not yet applied, or not yet seen by the controller).'],
+			false,
+		);
+	}
+	return verdict(
+		'Unknown',
+		ready ? `Ready is ${ready.status || 'empty'}` : 'No Ready condition',
+		[ready ? describe(ready) : 'The status has no Ready condition yet.', ...typeProblems],
+		true,
+	);
+}

@@ -1,0 +1,113 @@
+import { getPath, getString, groupOf, isRecord, refOf } from '../model/object.ts';
+import { computeHealth } from './argocdHealth.ts';
+import { computeAsoStatus, isAsoGroup } from './aso.ts';
+import { computeFleetRollups, computeFleetStatus } from './fleet.ts';
+import { computeFluxStatus, isFluxGroup } from './flux.ts';
+import { computeHarborStatus } from './harbor.ts';
+import { computeKstatus } from './kstatus.ts';
+import { computeKubestellarStatus, isKubestellarGroup, toneOfKstatus, type WorkloadLookup } from './kubestellar.ts';
+import type { KstatusResult, StatusResult, SystemId, SystemVerdict } from './result.ts';
+
+/** Inputs the engine cannot read from the object itself. */
+export interface StatusOptions {
+	/** The caller's clock in ms since epoch (kstatus' 15 s unschedulable Pod grace); absent = long ago. */
+	readonly now?: number;
+	/** The WDS workload of a WorkStatus, when known. */
+	readonly workloadLookup?: WorkloadLookup;
+}
+
+/** Which system's rules apply to an object, from its API group. */
+export function systemOf(object: unknown): SystemId {
+	const group = groupOf(getString(object, 'apiVersion') ?? '');
+	if (group === 'fleet.cattle.io') return 'fleet';
+	if (isKubestellarGroup(group)) return 'kubestellar';
+	if (group === 'goharbor.io') return 'harbor';
+	if (isFluxGroup(group)) return 'flux';
+	if (isAsoGroup(group)) return 'aso';
+	return 'kubernetes';
+}
+
+function computeKubernetesStatus(object: unknown, kstatus: KstatusResult): SystemVerdict {
+	const observed = getPath(object, 'status') !== undefined && getPath(object, 'status') !== null;
+	return {
+		system: 'kubernetes',
+		state: kstatus.status,
+		tone: toneOfKstatus(kstatus.status),
+		message: kstatus.message,
+		reasons: kstatus.reason ? [`kstatus: ${kstatus.reason}`] : [],
+		observed,
+	};
+}
+
+function invalidObject(message: string): StatusResult {
+	return {
+		system: 'kubernetes',
+		state: 'Unknown',
+		tone: 'unknown',
+		message,
+		reasons: [message],
+		observed: false,
+		kstatus: { status: 'Unknown', message },
+		health: null,
+	};
+}
+
+function systemVerdictOf(system: SystemId, object: unknown, kstatus: KstatusResult, options: StatusOptions): SystemVerdict {
+	switch (system) {
+		case 'fleet':
+			return computeFleetStatus(object);
+		case 'kubestellar':
+			return computeKubestellarStatus(object, options.workloadLookup);
+		case 'harbor':
+			return computeHarborStatus(object);
+		case 'flux':
+			return computeFluxStatus(object);
+		case 'aso':
+			return computeAsoStatus(object);
+		case 'kubernetes':
+			return computeKubernetesStatus(object, kstatus);
+	}
+}
+
+/** The status of one object by its system's rules, with kstatus and Argo CD health beside it. Never throws. */
+export function computeStatus(object: unknown, options: StatusOptions = {}): StatusResult {
+	if (!isRecord(object)) return invalidObject('Not a Kubernetes object: expected a mapping');
+	const apiVersion = object.apiVersion;
+	const kind = object.kind;
+	if (typeof kind !== 'string' || kind === '') return invalidObject('Not a Kubernetes object: kind is missing');
+	if (typeof apiVersion !== 'string' || apiVersion === '') {
+		return invalidObject(`${kind} has no apiVersion`);
+	}
+	try {
+		const kstatus = computeKstatus(object, options.now === undefined ? {} : { now: options.now });
+		const system = systemOf(object);
+		const verdict = systemVerdictOf(system, object, kstatus, options);
+		return { ...verdict, kstatus, health: computeHealth(object) };
+	} catch (error) {
+		// The rules are written not to throw; this keeps one unforeseen input from taking down a whole listing.
+		const ref = refOf(object);
+		return invalidObject(`Could not evaluate ${ref.kind} ${ref.name}: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+/** Statuses for a set of objects read together, so that parents get what their controllers would compute from the rest. */
+export function computeStatuses(objects: readonly unknown[], options: StatusOptions = {}): StatusResult[] {
+	const rollups = computeFleetRollups(objects);
+	const workloads = new Map<string, unknown>();
+	for (const object of objects) {
+		if (!isRecord(object) || systemOf(object) === 'kubestellar') continue;
+		const ref = refOf(object);
+		workloads.set(`${groupOf(ref.apiVersion)}|${ref.kind}|${ref.namespace}|${ref.name}`, object);
+	}
+	const workloadLookup: WorkloadLookup =
+		options.workloadLookup ??
+		((sourceRef) =>
+			workloads.get(
+				`${typeof sourceRef.group === 'string' ? sourceRef.group : ''}|${String(sourceRef.kind)}|${typeof sourceRef.namespace === 'string' ? sourceRef.namespace : ''}|${String(sourceRef.name)}`,
+			));
+	return objects.map((object) => {
+		const result = computeStatus(object, { ...options, workloadLookup });
+		const computed = rollups.get(object);
+		return computed === undefined ? result : { ...result, computed };
+	});
+}

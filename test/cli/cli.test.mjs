@@ -1,0 +1,131 @@
+// The bundled CLI run as a user runs it, on whichever Node runs this file (CI runs it on Node 24 and Node 20).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = join(root, 'dist/cli.cjs');
+const examples = join(root, 'examples/workspace');
+
+function run(...args) {
+	const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+	return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function records(...paths) {
+	const result = run('status', '--json', ...paths);
+	assert.equal(result.stderr, '');
+	return JSON.parse(result.stdout);
+}
+
+function find(list, kind, name) {
+	const record = list.find((entry) => entry.kind === kind && entry.name === name);
+	assert.ok(record, `${kind} ${name} not in output`);
+	return record;
+}
+
+describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
+	it('reports every Flux HelmRepository state from a kubectl dump', () => {
+		const list = records(join(examples, 'flux/dump.yaml'));
+		assert.equal(find(list, 'HelmRepository', 'podinfo').state, 'Ready');
+		assert.equal(find(list, 'HelmRepository', 'bitnami').state, 'Reconciling');
+		const failed = find(list, 'HelmRepository', 'private-charts');
+		assert.equal(failed.state, 'Failed');
+		assert.equal(failed.tone, 'error');
+		assert.match(failed.message, /401 Unauthorized.*retrying/);
+		assert.equal(find(list, 'HelmRepository', 'legacy').state, 'Stalled');
+		assert.equal(find(list, 'HelmRepository', 'frozen').state, 'Suspended');
+		assert.equal(find(list, 'HelmRepository', 'podinfo-oci').state, 'Ready');
+	});
+
+	it('says a plain manifest has no status, and still knows an oci repository is ready', () => {
+		const list = records(join(examples, 'flux/helmrepositories.yaml'));
+		const plain = find(list, 'HelmRepository', 'podinfo');
+		assert.equal(plain.observed, false);
+		assert.notEqual(plain.state, 'Ready');
+		const oci = find(list, 'HelmRepository', 'podinfo-oci');
+		assert.equal(oci.observed, false);
+		assert.equal(oci.state, 'Ready');
+	});
+
+	it('gives ASO tones from the Ready severity', () => {
+		const list = records(join(examples, 'aso/dump.yaml'));
+		assert.deepEqual(
+			['aso-sample-rg', 'asosamplestorage', 'orders-db', 'sessions'].map((name) => {
+				const record = list.find((entry) => entry.name === name);
+				return [record.state, record.tone];
+			}),
+			[
+				['Succeeded', 'ok'],
+				['Reconciling', 'progressing'],
+				['WaitingForOwner', 'warning'],
+				['InvalidResourceGroupLocation', 'error'],
+			],
+		);
+	});
+
+	it('shows a HarborCluster the operator calls provisioning as creating, naming what it waits for', () => {
+		const list = records(join(examples, 'harbor/dump.yaml'));
+		const harbor = find(list, 'HarborCluster', 'harbor');
+		assert.equal(harbor.state, 'creating');
+		assert.match(harbor.message, /CacheReady/);
+		assert.deepEqual(harbor.computed, { status: 'creating' });
+		assert.equal(find(list, 'HarborCluster', 'harbor-prod').state, 'healthy');
+		assert.equal(find(list, 'HarborCluster', 'harbor-dr').tone, 'error');
+	});
+
+	it('prints every field of a record with kstatus and Argo CD health', () => {
+		const [record] = records(join(examples, 'flux/dump.yaml'));
+		for (const key of ['apiVersion', 'kind', 'namespace', 'name', 'system', 'state', 'tone', 'message', 'observed', 'kstatus', 'health', 'computed']) {
+			assert.ok(key in record, `missing ${key}`);
+		}
+		assert.deepEqual(record.kstatus, { status: 'Current', message: 'Resource is Ready' });
+		assert.equal(record.health.status, 'Healthy');
+	});
+
+	it('prints a table with one row per object', () => {
+		const result = run('status', join(examples, 'harbor/dump.yaml'));
+		assert.equal(result.code, 0);
+		const lines = result.stdout.trim().split('\n');
+		assert.match(lines[0], /^KIND\s+NAMESPACE\/NAME\s+STATE\s+MESSAGE$/);
+		assert.equal(lines.length, 4);
+		assert.match(lines[1], /HarborCluster\s+harbor-system\/harbor\s+creating/);
+	});
+
+	it('exits 1 with --fail-on when an object is in error, 0 when none is', () => {
+		assert.equal(run('status', '--fail-on', 'error', join(examples, 'harbor/dump.yaml')).code, 1);
+		assert.equal(run('status', '--fail-on', 'error', join(examples, 'flux/helmrepositories.yaml')).code, 0);
+		assert.equal(run('status', '--fail-on', 'warning', join(examples, 'aso/dump.yaml')).code, 1);
+	});
+
+	it('exits 2 on a broken file, names file and line, and still reports the other files', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'ksl-cli-'));
+		writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n');
+		writeFileSync(join(dir, 'ok.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n');
+		const result = run('status', '--json', dir);
+		assert.equal(result.code, 2);
+		assert.match(result.stderr, /broken\.yaml:\d+:\d+: /);
+		const list = JSON.parse(result.stdout);
+		assert.equal(find(list, 'ConfigMap', 'fine').state, 'Current');
+	});
+
+	it('exits 2 for a path that does not exist', () => {
+		const result = run('status', join(root, 'no-such-folder'));
+		assert.equal(result.code, 2);
+		assert.match(result.stderr, /no-such-folder: cannot read/);
+	});
+
+	it('reads the whole example workspace without an input error', () => {
+		const result = run('status', '--json', examples);
+		assert.equal(result.code, 0, result.stderr);
+		const list = JSON.parse(result.stdout);
+		assert.ok(list.length > 20);
+		for (const system of ['fleet', 'kubestellar', 'harbor', 'flux', 'aso']) {
+			assert.ok(list.some((entry) => entry.system === system), `no ${system} object`);
+		}
+	});
+});
