@@ -20,7 +20,14 @@ export default tseslint.config(
 			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
 		},
 		rules: {
-			'@typescript-eslint/no-floating-promises': 'error',
+			'@typescript-eslint/no-floating-promises': [
+				'error',
+				{
+					allowForKnownSafeCalls: [
+						{ from: 'package', name: ['describe', 'it', 'suite', 'test', 'before', 'after', 'beforeEach', 'afterEach'], package: 'node:test' },
+					],
+				},
+			],
 			'@typescript-eslint/consistent-type-imports': 'error',
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
 			eqeqeq: ['error', 'always'],
