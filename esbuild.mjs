@@ -10,7 +10,13 @@ const bundleBudget = 2 * 1024 * 1024;
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
 	{ entryPoints: { cli: 'src/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' }, target: 'node20' },
+	{ entryPoints: { extension: 'src/vscode/extension.ts' }, target: 'node22' },
 ];
+// The in-host test suites are bundled like the extension, into out/ (never shipped).
+const testBuilds = [
+	{ entryPoints: { 'integration/index': 'test/integration/index.ts' }, outdir: 'out/test', target: 'node22', external: ['vscode', 'mocha'], minify: false, sourcemap: 'inline' },
+];
+const withTests = !process.argv.includes('--no-tests') && !production;
 
 const common = {
 	bundle: true,
@@ -26,13 +32,14 @@ const common = {
 	logLevel: 'warning',
 };
 
-for (const build of builds) {
+for (const build of [...builds, ...(withTests ? testBuilds : [])]) {
 	const options = { ...common, ...build };
 	if (watch) {
 		const context = await esbuild.context(options);
 		await context.watch();
 	} else {
 		await esbuild.build(options);
+		if (build.outdir) continue;
 		for (const name of Object.keys(build.entryPoints)) {
 			const size = statSync(`dist/${name}.cjs`).size;
 			console.log(`dist/${name}.cjs ${(size / 1024).toFixed(1)} KiB`);

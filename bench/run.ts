@@ -1,4 +1,5 @@
 // `npm run bench`: figures printed as ratios measured side by side in one run. Never a timed assertion.
+import { mergeWecStatuses } from '../src/core/merge/wecMerge.ts';
 import { computeFleetRollups } from '../src/core/status/fleet.ts';
 import { computeStatus } from '../src/core/status/registry.ts';
 import { bundleDeployment, mixedObjects } from './generate.ts';
@@ -56,3 +57,28 @@ const rollupMs = timeIt(() => {
 });
 report('computeFleetRollups', rollupMs, count, bdParseMs);
 if (sink < 0) console.log(sink);
+
+console.log('\nMulti-WEC merge of one Deployment (proposal rules; kubestellar rules beside)');
+for (const wecs of [1_000, 10_000]) {
+	const workload = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default', generation: 1 }, spec: { replicas: 2 }, status: {} };
+	const perWec = Array.from({ length: wecs }, (_, index) => ({
+		wec: `wec${index}`,
+		object: {
+			...workload,
+			status: {
+				observedGeneration: 1,
+				replicas: 2,
+				updatedReplicas: 2,
+				readyReplicas: index % 7 ? 2 : 1,
+				availableReplicas: index % 7 ? 2 : 1,
+				conditions: [
+					{ type: 'Available', status: index % 7 ? 'True' : 'False', reason: 'MinimumReplicasAvailable', lastTransitionTime: `2026-11-22T08:${String(index % 60).padStart(2, '0')}:00Z` },
+					{ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', lastTransitionTime: '2026-11-22T08:00:00Z' },
+				],
+			},
+		},
+	}));
+	const proposalMs = timeIt(() => void mergeWecStatuses(workload, perWec, null, 'proposal'), 10);
+	const releasedMs = timeIt(() => void mergeWecStatuses(workload, perWec, null, 'kubestellar'), 10);
+	console.log(`${`${wecs.toLocaleString('en-US')} WECs`.padEnd(44)} ${proposalMs.toFixed(2).padStart(8)} ms proposal, ${releasedMs.toFixed(2)} ms kubestellar (goal at 1,000: <= 10 ms)`);
+}

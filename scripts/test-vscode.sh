@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# In-host integration suites (the real VS Code API inside code-server's extension host), each on its own copy of a
+# fixture workspace, then the e2e stories with screenshots. Part of `npm test`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+node24=$(scripts/toolchain.sh)/bin/node
+work=$(mktemp -d /tmp/ksl-itest.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+shots=${KSL_SCREENSHOTS:-$PWD/.artifacts/screenshots}
+
+echo "== in-host suite: example workspace"
+cp -r examples/workspace "$work/ws"
+"$node24" scripts/vscode.mjs test --workspace "$work/ws" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=main
+
+echo "== in-host suite: multi-root workspace"
+mkdir -p "$work/multi"
+cp -r examples/workspace/flux "$work/multi/team-flux"
+cp -r examples/workspace/harbor "$work/multi/team-harbor"
+printf '{"folders":[{"path":"team-flux"},{"path":"team-harbor"}]}\n' >"$work/multi/teams.code-workspace"
+"$node24" scripts/vscode.mjs test --workspace "$work/multi/teams.code-workspace" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=multiroot
+
+echo "== e2e stories (screenshots in $shots)"
+cp -r examples/workspace "$work/e2e"
+"$node24" scripts/vscode.mjs shots --workspace "$work/e2e" --out "$shots"

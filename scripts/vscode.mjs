@@ -1,0 +1,214 @@
+// Runs the extension in a real VS Code (code-server) on loopback, with throwaway user data.
+//   node scripts/vscode.mjs serve  --workspace DIR [--port N] [--env K=V]        npm start: prints the URL, runs until Ctrl+C
+//   node scripts/vscode.mjs test   --workspace DIR --tests FILE [--env K=V]...   in-host suite; exit code from the host
+//   node scripts/vscode.mjs shots  --workspace DIR --out DIR [--installed]       e2e page-object stories + screenshots
+// --installed: load the extension from the extensions dir (the .vsix route) instead of the development path.
+// Must run on Node 24 (scripts/node24): code-server's own runtime.
+import { spawn, execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import util from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const [mode, ...rest] = process.argv.slice(2);
+const options = { env: [], installed: false };
+for (let index = 0; index < rest.length; index++) {
+	const key = rest[index].replace(/^--/, '');
+	if (key === 'installed') options.installed = true;
+	else if (key === 'env') options.env.push(rest[++index]);
+	else options[key] = rest[++index];
+}
+
+const codeServer = execFileSync(join(root, 'scripts/install-vscode-host.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+
+function freePort() {
+	return new Promise((done, fail) => {
+		const server = createServer();
+		server.once('error', fail);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => done(port));
+		});
+	});
+}
+
+/** Starts code-server in its own process group; resolves once /healthz answers. */
+export async function startCodeServer({ port, work, extensionsFrom }) {
+	mkdirSync(join(work, 'ud/User'), { recursive: true });
+	mkdirSync(join(work, 'exts'), { recursive: true });
+	mkdirSync(join(work, 'tmp'), { recursive: true });
+	mkdirSync(join(work, 'xdg'), { recursive: true });
+	writeFileSync(
+		join(work, 'ud/User/settings.json'),
+		JSON.stringify(
+			{
+				'workbench.startupEditor': 'none',
+				'workbench.tips.enabled': false,
+				'workbench.secondarySideBar.defaultVisibility': 'hidden',
+				'chat.disableAIFeatures': true,
+				'security.workspace.trust.enabled': false,
+				'extensions.autoCheckUpdates': false,
+				'extensions.autoUpdate': false,
+				'extensions.ignoreRecommendations': true,
+				'telemetry.telemetryLevel': 'off',
+				'update.mode': 'none',
+				'git.enabled': false,
+				'workbench.colorTheme': options.theme ?? 'Default Dark Modern',
+			},
+			null,
+			2,
+		),
+	);
+	if (extensionsFrom) cpSync(extensionsFrom, join(work, 'exts'), { recursive: true });
+	writeFileSync(join(work, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+	const args = [
+		join(codeServer, 'out/node/entry.js'),
+		'--config', join(work, 'config.yaml'),
+		'--vscode-option', 'enable-smoke-test-driver',
+		'--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+		'--disable-getting-started-override', '--ignore-last-opened', '--idle-timeout-seconds', '900',
+		'--user-data-dir', join(work, 'ud'), '--extensions-dir', join(work, 'exts'),
+	];
+	const child = spawn(process.execPath, args, {
+		detached: true,
+		stdio: ['ignore', 'ignore', 'ignore'],
+		env: { ...process.env, TMPDIR: join(work, 'tmp'), XDG_DATA_HOME: join(work, 'xdg') },
+	});
+	const stop = async () => {
+		try {
+			process.kill(-child.pid, 'SIGTERM');
+		} catch {
+			return;
+		}
+		for (let index = 0; index < 50; index++) {
+			try {
+				process.kill(-child.pid, 0);
+			} catch {
+				return;
+			}
+			await new Promise((done) => setTimeout(done, 100));
+		}
+		try {
+			process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			/* already gone */
+		}
+	};
+	for (let index = 0; index < 300; index++) {
+		try {
+			const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+			if (response.ok) return { stop, base: `http://127.0.0.1:${port}` };
+		} catch {
+			/* not up yet */
+		}
+		if (child.exitCode !== null) break;
+		await new Promise((done) => setTimeout(done, 100));
+	}
+	await stop();
+	throw new Error('code-server did not start');
+}
+
+/** The workbench URL that loads the extension under development (and a test suite) through the smoke-test payload. */
+export function workbenchUrl(base, { workspace, extensionPath, testsPath, env }) {
+	const authority = new URL(base).host;
+	const payload = [];
+	if (extensionPath) payload.push(['extensionDevelopmentPath', `vscode-remote://${authority}${extensionPath}`]);
+	if (testsPath) payload.push(['extensionTestsPath', `vscode-remote://${authority}${testsPath}`]);
+	if (env && Object.keys(env).length) payload.push(['extensionEnvironment', JSON.stringify(env)]);
+	const folderParam = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
+	let url = `${base}/?${folderParam}=${encodeURIComponent(workspace)}`;
+	if (payload.length) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+	return url;
+}
+
+const noise = /open-vsx|ENOTFOUND|ERR_NAME_NOT_RESOLVED|authentication provider 'github'|status of 404|vsda|An unknown error occurred/;
+
+async function launchBrowser() {
+	const { chromium } = await import('playwright-core');
+	return chromium.launch({
+		executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+	});
+}
+
+function envOf(list) {
+	return Object.fromEntries(list.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
+async function main() {
+	const workspace = resolve(options.workspace ?? join(root, 'examples/workspace'));
+	const port = options.port ? Number(options.port) : await freePort();
+	const work = mkdtempSync(join(tmpdir(), 'ksl-vscode-'));
+	let extensionsFrom;
+	if (options.installed) extensionsFrom = options.extensions;
+	const host = await startCodeServer({ port, work, extensionsFrom });
+	const cleanup = async () => {
+		await host.stop();
+		if (!process.env.KEEP_VSCODE_WORK) rmSync(work, { recursive: true, force: true });
+	};
+	process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+	process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+	const extensionPath = options.installed ? undefined : root;
+	try {
+		if (mode === 'serve') {
+			const url = workbenchUrl(host.base, { workspace, extensionPath, env: envOf(options.env) });
+			console.log(`\nKube Status Lens is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen it in a browser on this machine; Ctrl+C stops it.\n`);
+			await new Promise(() => {});
+		}
+		const browser = await launchBrowser();
+		const page = await browser.newPage({ viewport: { width: Number(options.width ?? 1280), height: Number(options.height ?? 800) } });
+		let exitCode = 1;
+		try {
+			if (mode === 'test') {
+				let finish;
+				const done = new Promise((resolveDone) => (finish = resolveDone));
+				await page.exposeFunction('codeAutomationLog', (type, args) => {
+					const line = util.format(...(args ?? []));
+					if (process.env.VSCODE_VERBOSE || (!noise.test(line) && (type === 'error' || /^\s*(✔|✓|ok|[0-9]+\)|passing|failing|pending|  )|Error|\[ksl/.test(line)))) {
+						console.log(line);
+					}
+				});
+				await page.exposeFunction('codeAutomationExit', (code) => finish(code));
+				const testsPath = resolve(options.tests);
+				await page.goto(workbenchUrl(host.base, { workspace, extensionPath, testsPath, env: envOf(options.env) }));
+				const timeout = Number(options.timeout ?? 300) * 1000;
+				const code = await Promise.race([done, new Promise((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), timeout))]);
+				if (code === 'timeout') {
+					console.error(`the in-host suite did not finish within ${timeout / 1000} s`);
+					exitCode = 2;
+				} else exitCode = Number(code);
+			} else if (mode === 'shots') {
+				const { runStories } = await import(join(root, 'test/e2e/stories.mjs'));
+				const out = resolve(options.out ?? join(root, '.artifacts/screenshots'));
+				mkdirSync(out, { recursive: true });
+				await page.goto(workbenchUrl(host.base, { workspace, extensionPath, env: envOf(options.env) }));
+				exitCode = await runStories(page, { out, base: host.base, workspace });
+			} else {
+				console.error('mode: serve | test | shots');
+				exitCode = 64;
+			}
+		} catch (error) {
+			console.error(`[vscode] ${error instanceof Error ? error.stack : String(error)}`);
+			const shot = join(work, '..', `ksl-failure-${process.pid}.png`);
+			await page.screenshot({ path: shot }).catch(() => {});
+			console.error(`[vscode] screenshot of the failure: ${shot}`);
+			exitCode = 1;
+		}
+		await browser.close();
+		await cleanup();
+		process.exit(exitCode);
+	} catch (error) {
+		await cleanup();
+		throw error;
+	}
+}
+
+if (!existsSync(join(root, 'dist/extension.cjs')) && mode !== 'serve') {
+	console.error('dist/extension.cjs is missing: run the build first');
+	process.exit(2);
+}
+await main();

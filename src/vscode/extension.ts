@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
+import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
+import { createLog } from './log.ts';
+import { readProblemsOnly } from './settings.ts';
+import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
+import { registerTreeCommands } from './tree/treeCommands.ts';
+import { WorkspaceManifests, workspaceRootId } from './workspace/workspaceManifests.ts';
+
+/** What the in-host tests may inspect; returned from activate(). */
+export interface ExtensionApi {
+	readonly graph: ResourceGraph;
+	readonly ready: () => Promise<void>;
+	readonly view: vscode.TreeView<string>;
+	readonly provider: ResourceTreeProvider;
+}
+
+/** Registers everything and reads nothing: work starts when the view shows or a command needs it. */
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+	const activatedAt = Date.now();
+	const log = createLog();
+	const graph = new ResourceGraph();
+	graph.addRoot(workspaceRootId, 'Workspace manifests', 'file');
+	const provider = new ResourceTreeProvider(graph);
+	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
+	const view = vscode.window.createTreeView('kubeStatusLens.resources', { treeDataProvider: provider, showCollapseAll: true });
+	const explain = new ExplainProvider(graph);
+	const statusBar = vscode.window.createStatusBarItem('kubeStatusLens.problems', vscode.StatusBarAlignment.Left, 10);
+	statusBar.name = 'Kube Status Lens problems';
+	statusBar.command = 'kubeStatusLens.resources.focus';
+
+	const refreshSummary = (): void => {
+		const problems = graph.problemCount();
+		const objects = graph.objectCount();
+		view.badge = problems > 0 ? { value: problems, tooltip: `${problems} resource(s) in error` } : undefined;
+		void vscode.commands.executeCommand('setContext', 'kubeStatusLens.hasResources', objects > 0);
+		if (objects === 0) {
+			statusBar.hide();
+			return;
+		}
+		statusBar.text = problems > 0 ? `$(error) ${problems}` : '$(pass) 0';
+		statusBar.tooltip = problems > 0 ? `Kube Status Lens: ${problems} resource(s) in error of ${objects}` : `Kube Status Lens: no resource in error (${objects} read)`;
+		statusBar.accessibilityInformation = { label: statusBar.tooltip };
+		statusBar.show();
+	};
+	const onChanged = (changes: ChangedNodes): void => {
+		provider.update(changes);
+		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
+		refreshSummary();
+	};
+	const manifests = new WorkspaceManifests(graph, log, onChanged);
+	let started: Promise<void> | undefined;
+	const ensureStarted = (): Promise<void> => {
+		started ??= manifests.start().then(
+			() => {
+				log.info(`Workspace manifests read ${Date.now() - activatedAt} ms after activation: ${graph.objectCount()} object(s).`);
+				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
+				provider.refreshAll();
+				refreshSummary();
+			},
+			(error: unknown) => {
+				log.warn(`Reading workspace manifests failed: ${error instanceof Error ? error.message : String(error)}`);
+				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
+			},
+		);
+		return started;
+	};
+
+	context.subscriptions.push(
+		log,
+		provider,
+		view,
+		explain,
+		statusBar,
+		manifests,
+		provider.attach(view),
+		vscode.workspace.registerTextDocumentContentProvider(explainScheme, explain),
+		view.onDidChangeVisibility((event) => {
+			if (event.visible) void ensureStarted();
+		}),
+		vscode.workspace.onDidChangeConfiguration((event) => {
+			if (event.affectsConfiguration('kubeStatusLens.tree.problemsOnly')) {
+				void vscode.commands.executeCommand(readProblemsOnly() ? 'kubeStatusLens.tree.showOnlyProblems' : 'kubeStatusLens.tree.showAll');
+			}
+		}),
+	);
+	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
+	if (view.visible) void ensureStarted();
+	log.info(`Activated in ${Date.now() - activatedAt} ms.`);
+	return { graph, ready: ensureStarted, view, provider };
+}
+
+/** Everything is disposed through context.subscriptions. */
+export function deactivate(): void {}

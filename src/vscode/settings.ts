@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+
+/** The settings this extension reads; a unit test checks they equal the ones package.json declares. */
+export const settingKeys = [
+	'kubeStatusLens.workspace.include',
+	'kubeStatusLens.workspace.exclude',
+	'kubeStatusLens.workspace.maxFileSizeKiB',
+	'kubeStatusLens.tree.problemsOnly',
+] as const;
+
+function stringArray(value: unknown, fallback: readonly string[]): string[] {
+	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [...fallback];
+}
+
+/** Which workspace files to read. */
+export interface WorkspaceSettings {
+	readonly include: readonly string[];
+	readonly exclude: readonly string[];
+	readonly maxFileBytes: number;
+}
+
+/** Typed read of kubeStatusLens.workspace.* for a folder. */
+export function readWorkspaceSettings(scope?: vscode.ConfigurationScope): WorkspaceSettings {
+	const config = vscode.workspace.getConfiguration('kubeStatusLens.workspace', scope);
+	const maxKiB = config.get<unknown>('maxFileSizeKiB');
+	return {
+		include: stringArray(config.get<unknown>('include'), ['**/*.{yaml,yml,json}']),
+		exclude: stringArray(config.get<unknown>('exclude'), []),
+		maxFileBytes: (typeof maxKiB === 'number' && maxKiB > 0 ? maxKiB : 5120) * 1024,
+	};
+}
+
+/** Typed read of kubeStatusLens.tree.problemsOnly. */
+export function readProblemsOnly(): boolean {
+	return vscode.workspace.getConfiguration('kubeStatusLens.tree').get<boolean>('problemsOnly') === true;
+}
+
+/** Globs of `search.exclude` entries that are on, for a folder (files.exclude is applied by findFiles itself). */
+export function readSearchExcludes(scope?: vscode.ConfigurationScope): string[] {
+	const excludes = vscode.workspace.getConfiguration('search', scope).get<Record<string, unknown>>('exclude') ?? {};
+	return Object.entries(excludes)
+		.filter(([, on]) => on === true)
+		.map(([glob]) => glob);
+}

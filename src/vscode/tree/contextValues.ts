@@ -1,0 +1,22 @@
+import type { TreeNode } from '../../core/tree/model.ts';
+
+function segment(text: string): string {
+	return text.replace(/[^A-Za-z0-9._-]/g, '') || '-';
+}
+
+/**
+ * The one place contextValues are built: `kubeStatusLens:<source>:<system>:<kind>:<state>` plus the flags commands
+ * need, so each command's `when` clause (`viewItem =~ /^kubeStatusLens:file:fleet:/`) targets exactly its items.
+ */
+export function contextValueOf(node: TreeNode): string {
+	const flags = node.contextFlags;
+	if (node.kind !== 'object') return `kubeStatusLensNode:${node.kind}`;
+	const parts = ['kubeStatusLens', flags.origin, flags.system, segment(flags.objectKind), segment(flags.state)];
+	if (flags.inFile) parts.push('hasManifest');
+	if (flags.declared) parts.push('declared');
+	if (flags.suspended) parts.push('suspended');
+	if (flags.paused) parts.push('paused');
+	if (flags.oci) parts.push('oci');
+	if (flags.problem) parts.push('problem');
+	return parts.join(':');
+}

@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import { statusSummaryText } from '../../core/explain/explainDocument.ts';
+import { objectKeyOf, type ResourceGraph, type TreeNode } from '../../core/tree/model.ts';
+import { parseManifests } from '../../core/manifest/parse.ts';
+import type { ExplainProvider } from '../explain/explainProvider.ts';
+import type { Log } from '../log.ts';
+import type { ResourceTreeProvider } from './resourceTreeProvider.ts';
+import type { WorkspaceManifests } from '../workspace/workspaceManifests.ts';
+import { workspaceRootId } from '../workspace/workspaceManifests.ts';
+
+/** What the tree commands work on. */
+export interface TreeCommandDeps {
+	readonly graph: ResourceGraph;
+	readonly provider: ResourceTreeProvider;
+	readonly view: vscode.TreeView<string>;
+	readonly manifests: WorkspaceManifests;
+	readonly explain: ExplainProvider;
+	readonly log: Log;
+	readonly ensureStarted: () => Promise<void>;
+}
+
+function setContext(key: string, value: unknown): void {
+	void vscode.commands.executeCommand('setContext', key, value);
+}
+
+/** Asks the user for an object node when a command runs from the palette. */
+async function pickObjectNode(graph: ResourceGraph, placeHolder: string): Promise<TreeNode | undefined> {
+	const items: (vscode.QuickPickItem & { id: string })[] = [];
+	const visit = (parent: string | undefined, depth: number): void => {
+		if (depth > 6) return;
+		for (const node of graph.children(parent)) {
+			if (node.kind === 'object' && !items.some((item) => item.label === node.label && item.description === node.description)) {
+				items.push({ id: node.id, label: node.label, description: `${node.ref?.kind ?? ''} · ${node.description}` });
+			}
+			if (node.hasChildren) visit(node.id, depth + 1);
+		}
+	};
+	visit(undefined, 0);
+	const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
+	return picked ? graph.node(picked.id) : undefined;
+}
+
+/** The namespaces of the objects in the tree, sorted. */
+function namespacesOf(graph: ResourceGraph): string[] {
+	const found = new Set<string>();
+	const visit = (parent: string | undefined, depth: number): void => {
+		if (depth > 8) return;
+		for (const node of graph.children(parent)) {
+			if (node.ref?.namespace) found.add(node.ref.namespace);
+			if (node.hasChildren) visit(node.id, depth + 1);
+		}
+	};
+	visit(undefined, 0);
+	return [...found].sort();
+}
+
+async function nodeOrPick(graph: ResourceGraph, id: string | undefined, placeHolder: string): Promise<TreeNode | undefined> {
+	return id ? graph.node(id) : pickObjectNode(graph, placeHolder);
+}
+
+/** The object in the active editor at the cursor, as a graph key. */
+function activeObjectKey(editor: vscode.TextEditor): string | undefined {
+	const parsed = parseManifests(editor.document.getText(), { fileName: editor.document.uri.path });
+	const line = editor.selection.active.line;
+	// The object that starts last at or before the cursor: a YAML node's range runs on to where the next one starts.
+	let found = parsed.objects[0];
+	for (const entry of parsed.objects) if (entry.range.start.line <= line) found = entry;
+	return found ? objectKeyOf(found.object) : undefined;
+}
+
+/** Registers the tree's commands; each one says what it did or why it could not. */
+export function registerTreeCommands(context: vscode.ExtensionContext, deps: TreeCommandDeps): void {
+	const { graph, provider, view } = deps;
+	const applyFilter = (): void => {
+		const filter = provider.currentFilter;
+		setContext('kubeStatusLens.problemsOnly', filter.problemsOnly === true);
+		setContext('kubeStatusLens.filtered', Boolean(filter.namespace || filter.nameContains));
+		const parts = [filter.problemsOnly ? 'problems only' : '', filter.namespace ? `namespace ${filter.namespace}` : '', filter.nameContains ? `name contains "${filter.nameContains}"` : ''].filter(Boolean);
+		view.description = parts.length ? `filtered: ${parts.join(', ')}` : '';
+	};
+	context.subscriptions.push(
+		vscode.commands.registerCommand('kubeStatusLens.tree.refresh', async () => {
+			await deps.ensureStarted();
+			await deps.manifests.rescan();
+			provider.refreshAll();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.tree.showOnlyProblems', () => {
+			provider.setFilter({ ...provider.currentFilter, problemsOnly: true });
+			applyFilter();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.tree.showAll', () => {
+			provider.setFilter({ ...provider.currentFilter, problemsOnly: false });
+			applyFilter();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.tree.filterByNamespace', async (namespace?: string) => {
+			await deps.ensureStarted();
+			let chosen = typeof namespace === 'string' ? namespace : undefined;
+			if (chosen === undefined) {
+				const namespaces = namespacesOf(graph);
+				const picked = await vscode.window.showQuickPick(['(all namespaces)', ...namespaces], { placeHolder: 'Show only objects of this namespace' });
+				if (picked === undefined) return;
+				chosen = picked === '(all namespaces)' ? '' : picked;
+			}
+			const { namespace: _dropped, ...rest } = provider.currentFilter;
+			provider.setFilter(chosen ? { ...rest, namespace: chosen } : rest);
+			applyFilter();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.tree.filterByName', async (text?: string) => {
+			let chosen = typeof text === 'string' ? text : undefined;
+			chosen ??= await vscode.window.showInputBox({ prompt: 'Show only objects whose name contains', value: provider.currentFilter.nameContains ?? '' });
+			if (chosen === undefined) return;
+			const { nameContains: _dropped, ...rest } = provider.currentFilter;
+			provider.setFilter(chosen.trim() ? { ...rest, nameContains: chosen.trim() } : rest);
+			applyFilter();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.tree.clearFilters', () => {
+			provider.setFilter(provider.currentFilter.problemsOnly ? { problemsOnly: true } : {});
+			applyFilter();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.tree.revealActiveManifest', async () => {
+			await deps.ensureStarted();
+			const editor = vscode.window.activeTextEditor;
+			const key = editor ? activeObjectKey(editor) : undefined;
+			const ids = key ? graph.findNodesForObject(workspaceRootId, key) : [];
+			const id = ids[0];
+			if (!id) {
+				void vscode.window.showInformationMessage('The active editor holds no object shown in the Kube Status Lens tree.');
+				return undefined;
+			}
+			provider.flushPending();
+			await view.reveal(id, { select: true, focus: true, expand: true });
+			return id;
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.resource.openManifest', async (id?: string) => {
+			const node = await nodeOrPick(graph, id, 'Open the manifest of');
+			const source = node?.sources?.find((entry) => entry.line !== undefined);
+			if (!node || !source) {
+				void vscode.window.showInformationMessage('This item was not read from a workspace file.');
+				return;
+			}
+			const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(source.sourceId));
+			const position = new vscode.Position(source.line ?? 0, 0);
+			await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: true });
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.resource.explain', async (id?: string) => {
+			await deps.ensureStarted();
+			const node = await nodeOrPick(graph, id, 'Explain the status of');
+			if (!node) return;
+			const uri = deps.explain.uriFor(node.id, node.label);
+			await vscode.commands.executeCommand('markdown.showPreview', uri);
+			return uri.toString();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.resource.copySummary', async (id?: string) => {
+			const node = await nodeOrPick(graph, id, 'Copy the status summary of');
+			if (!node) return;
+			const text = statusSummaryText(graph, node.id);
+			await vscode.env.clipboard.writeText(text);
+			void vscode.window.setStatusBarMessage('Kube Status Lens: status summary copied', 3000);
+			return text;
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.output.show', () => deps.log.show()),
+	);
+	applyFilter();
+}

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { objectTooltipMarkdown } from '../../core/explain/tooltip.ts';
+import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
+import type { Tone } from '../../core/status/result.ts';
+import { escapeMarkdown, truncate } from '../../core/text/markdown.ts';
+import { contextValueOf } from './contextValues.ts';
+
+// Theme colours every theme defines, so light, dark and high-contrast themes all work.
+const toneIcons: Readonly<Record<Tone, { readonly icon: string; readonly color: string }>> = {
+	ok: { icon: 'pass-filled', color: 'testing.iconPassed' },
+	progressing: { icon: 'sync', color: 'charts.blue' },
+	warning: { icon: 'warning', color: 'problemsWarningIcon.foreground' },
+	error: { icon: 'error', color: 'problemsErrorIcon.foreground' },
+	suspended: { icon: 'debug-pause', color: 'disabledForeground' },
+	unknown: { icon: 'circle-large-outline', color: 'descriptionForeground' },
+};
+
+const toneWords: Readonly<Record<Tone, string>> = {
+	ok: 'ready',
+	progressing: 'in progress',
+	warning: 'warning',
+	error: 'error',
+	suspended: 'suspended',
+	unknown: 'unknown',
+};
+
+const systemIcons: Readonly<Record<string, string>> = {
+	fleet: 'rocket',
+	kubestellar: 'star-full',
+	harbor: 'package',
+	flux: 'git-merge',
+	aso: 'azure',
+	kubernetes: 'symbol-class',
+};
+
+function iconOf(node: TreeNode): vscode.ThemeIcon {
+	const tone = toneIcons[node.tone];
+	if (node.kind === 'root') return new vscode.ThemeIcon(node.contextFlags.origin === 'live' ? 'cloud' : 'files', new vscode.ThemeColor(tone.color));
+	if (node.kind === 'system') return new vscode.ThemeIcon(systemIcons[node.contextFlags.system] ?? 'symbol-namespace', new vscode.ThemeColor(tone.color));
+	if (node.kind === 'category') return new vscode.ThemeIcon('folder', new vscode.ThemeColor(tone.color));
+	return new vscode.ThemeIcon(tone.icon, new vscode.ThemeColor(tone.color));
+}
+
+/** The tooltip, built only when the user hovers (resolveTreeItem): thousands of rows would otherwise pay for it. */
+export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.MarkdownString {
+	let text: string;
+	const object = node.objectKey ? graph.objectOf(node.rootId, node.objectKey) : undefined;
+	if (object && node.result) {
+		text = objectTooltipMarkdown(
+			object,
+			node.result,
+			(node.sources ?? []).map((source) => ({ label: source.label ?? source.sourceId, line: (source.line ?? 0) + 1 })),
+		);
+		if (node.disagreement) text += `\n\n**Recomputed from the children:** ${escapeMarkdown(truncate(node.disagreement, 300))}`;
+	} else {
+		const lines = [`**${escapeMarkdown(node.label)}** — ${escapeMarkdown(node.description || toneWords[node.tone])}`];
+		if (node.message) lines.push('', escapeMarkdown(truncate(node.message, 400)));
+		if (node.rollup && node.rollup.total > 0) {
+			lines.push('', escapeMarkdown(`${node.rollup.total} item(s): ${node.rollup.ok} ready, ${node.rollup.problems} with problems`));
+		}
+		if (node.disagreement) lines.push('', escapeMarkdown(truncate(node.disagreement, 300)));
+		text = lines.join('\n');
+	}
+	// Untrusted: no command links, no HTML, no theme-icon syntax from data.
+	const markdown = new vscode.MarkdownString(text, false);
+	markdown.isTrusted = false;
+	markdown.supportHtml = false;
+	return markdown;
+}
+
+/** The TreeItem of a graph node: stable id, coloured codicon, text description, tooltip, contextValue. */
+export function treeItemOf(node: TreeNode, expanded: boolean): vscode.TreeItem {
+	const collapsible = node.hasChildren
+		? expanded
+			? vscode.TreeItemCollapsibleState.Expanded
+			: vscode.TreeItemCollapsibleState.Collapsed
+		: vscode.TreeItemCollapsibleState.None;
+	const item = new vscode.TreeItem(node.label, collapsible);
+	item.id = node.id;
+	item.description = node.description;
+	item.iconPath = iconOf(node);
+	item.contextValue = contextValueOf(node);
+	item.accessibilityInformation = {
+		label: `${node.label}, ${toneWords[node.tone]}${node.description ? `, ${node.description}` : ''}`,
+		role: 'treeitem',
+	};
+	return item;
+}

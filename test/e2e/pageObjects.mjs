@@ -1,0 +1,84 @@
+// Page objects for the VS Code workbench in headless Chromium: what a user sees and does, by DOM selectors.
+
+/** The activity bar entry of the extension. */
+export class ActivityBar {
+	constructor(page) {
+		this.page = page;
+	}
+	async open(title) {
+		const icon = this.page.locator(`.activitybar [aria-label^="${title}"]`).first();
+		await icon.waitFor({ timeout: 60_000 });
+		await icon.click();
+	}
+}
+
+/** A tree view in the side bar. */
+export class TreeView {
+	constructor(page) {
+		this.page = page;
+	}
+	row(text) {
+		return this.page.locator('.sidebar .monaco-list-row', { hasText: text }).first();
+	}
+	async waitForRow(text, timeout = 60_000) {
+		await this.row(text).waitFor({ timeout });
+		return this.row(text);
+	}
+	async expand(text) {
+		const row = await this.waitForRow(text);
+		if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+		await this.page.waitForTimeout(300);
+	}
+	async rowTexts() {
+		return this.page.locator('.sidebar .monaco-list-row').allInnerTexts();
+	}
+	/** Hovers a row until its tooltip shows, retrying as the workbench settles. */
+	async hover(text, expected) {
+		const row = await this.waitForRow(text);
+		for (let attempt = 0; attempt < 5; attempt++) {
+			await this.page.mouse.move(700, 700);
+			await this.page.waitForTimeout(200);
+			await row.locator('.label-name').first().hover();
+			try {
+				const hover = this.page.locator('.monaco-hover, .workbench-hover', { hasText: expected }).first();
+				await hover.waitFor({ state: 'visible', timeout: 5_000 });
+				return hover;
+			} catch (error) {
+				if (attempt === 4) throw error;
+			}
+		}
+		return undefined;
+	}
+	async contextMenu(text, item) {
+		const row = await this.waitForRow(text);
+		await row.click({ button: 'right' });
+		const entry = this.page.locator('.context-view .action-label', { hasText: item }).first();
+		await entry.waitFor({ timeout: 10_000 });
+		await entry.click();
+	}
+}
+
+/** The editor area, where previews and manifests open. */
+export class EditorArea {
+	constructor(page) {
+		this.page = page;
+	}
+	async waitForTab(text, timeout = 30_000) {
+		await this.page.locator('.tabs-container .tab', { hasText: text }).first().waitFor({ timeout });
+	}
+}
+
+/** The command palette. */
+export class CommandPalette {
+	constructor(page) {
+		this.page = page;
+	}
+	async run(title) {
+		await this.page.keyboard.press('F1');
+		const input = this.page.locator('.quick-input-widget input');
+		await input.waitFor({ timeout: 10_000 });
+		await input.fill(`>${title}`);
+		await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+		await this.page.keyboard.press('Enter');
+	}
+}

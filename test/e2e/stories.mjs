@@ -1,0 +1,55 @@
+// User stories on the real workbench, each ending in a screenshot a person looks at. Run by scripts/vscode.mjs shots.
+import { join } from 'node:path';
+import { ActivityBar, CommandPalette, EditorArea, TreeView } from './pageObjects.mjs';
+
+/** Runs every story; returns 0 when all passed. */
+export async function runStories(page, { out }) {
+	const activityBar = new ActivityBar(page);
+	const tree = new TreeView(page);
+	const editors = new EditorArea(page);
+	const palette = new CommandPalette(page);
+	const shot = async (name) => {
+		await page.waitForTimeout(400);
+		const path = join(out, name);
+		await page.screenshot({ path });
+		console.log(`[e2e] ${path}`);
+	};
+	let failures = 0;
+	const story = async (title, body) => {
+		try {
+			await body();
+			console.log(`[e2e] ok - ${title}`);
+		} catch (error) {
+			failures++;
+			console.log(`[e2e] FAIL - ${title}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+			await page.screenshot({ path: join(out, `failed-${title.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+		}
+	};
+
+	await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+
+	await story('a user opens the view and sees the Fleet rollout with its failing cluster first', async () => {
+		await activityBar.open('Kube Status Lens');
+		await tree.waitForRow('Workspace manifests');
+		await tree.expand('Fleet');
+		await tree.expand('GitRepos');
+		await tree.waitForRow('ErrApplied');
+		await shot('tree.png');
+	});
+
+	await story('a user hovers a GitRepo and reads why it is not ready', async () => {
+		await tree.hover('GitRepos', 'GitRepo');
+		await shot('tooltip.png');
+	});
+
+	await story('a user asks to explain a status and reads the chain down to the failing resource', async () => {
+		await page.mouse.move(700, 700);
+		await palette.run('Kube Status Lens: Explain Status');
+		await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+		await page.keyboard.press('Enter');
+		await editors.waitForTab('Explain');
+		await shot('explain.png');
+	});
+
+	return failures === 0 ? 0 : 1;
+}

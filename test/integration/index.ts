@@ -1,0 +1,16 @@
+// The in-host test entry: VS Code's extension host requires this file and awaits run(). Suites are bundled in and
+// loaded after mocha has defined describe/it, so they can use the BDD globals.
+import Mocha from 'mocha';
+
+/** Runs every suite bundled into this file; rejects when a test fails. */
+export async function run(): Promise<void> {
+	const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+	mocha.suite.emit('pre-require', globalThis, 'bundle', mocha);
+	const grep = process.env.KSL_TEST_GREP;
+	if (grep) mocha.grep(grep);
+	if (process.env.KSL_SUITE === 'multiroot') await import('./suite/multiroot.test.ts');
+	else await import('./suite/tree.test.ts');
+	await new Promise<void>((resolve, reject) => {
+		mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
+	});
+}

@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/vscode/extension.ts';
+import type { TreeNode } from '../../../src/core/tree/model.ts';
+
+/** Activates the extension under test and waits until the workspace has been read. */
+export async function extensionApi(): Promise<ExtensionApi> {
+	const extension = vscode.extensions.getExtension<ExtensionApi>('kube-status-lens.kube-status-lens');
+	assert.ok(extension, 'the extension is installed in the host');
+	const api = await extension.activate();
+	await api.ready();
+	return api;
+}
+
+/** Polls until `check` returns a value, or fails with `what` after `ms`. */
+export async function eventually<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+	const until = Date.now() + ms;
+	for (;;) {
+		const value = await check();
+		if (value) return value;
+		if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+/** Depth-first walk of the tree as the provider serves it. */
+export function walk(api: ExtensionApi, maxDepth = 10): TreeNode[] {
+	const found: TreeNode[] = [];
+	const visit = (id: string | undefined, depth: number): void => {
+		if (depth > maxDepth) return;
+		for (const childId of api.provider.getChildren(id)) {
+			const node = api.graph.node(childId);
+			if (!node) continue;
+			found.push(node);
+			visit(childId, depth + 1);
+		}
+	};
+	visit(undefined, 0);
+	return found;
+}
+
+/** The first node whose label matches. */
+export function findNode(api: ExtensionApi, label: string | RegExp, kind?: TreeNode['kind']): TreeNode | undefined {
+	return walk(api).find((node) => (typeof label === 'string' ? node.label === label : label.test(node.label)) && (!kind || node.kind === kind));
+}

@@ -1,0 +1,144 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { eventually, extensionApi, findNode, walk } from './support.ts';
+
+const folder = (): vscode.Uri => {
+	const first = vscode.workspace.workspaceFolders?.[0];
+	assert.ok(first, 'a workspace folder is open');
+	return first.uri;
+};
+
+describe('the resource tree on the example workspace', () => {
+	it('shows one root with a group per system that has objects', async () => {
+		const api = await extensionApi();
+		const roots = api.provider.getChildren();
+		assert.deepEqual(roots.map((id) => api.graph.node(id)?.label), ['Workspace manifests']);
+		const systems = api.provider.getChildren(roots[0]).map((id) => api.graph.node(id)?.label);
+		for (const system of ['Fleet', 'KubeStellar', 'Harbor', 'Flux', 'Azure Service Operator']) {
+			assert.ok(systems.includes(system), `${system} in ${systems.join(', ')}`);
+		}
+	});
+
+	it('gives every object item a coloured codicon, a text description and an accessible label', async () => {
+		const api = await extensionApi();
+		const objects = walk(api).filter((node) => node.kind === 'object');
+		assert.ok(objects.length > 20, `${objects.length} objects`);
+		for (const node of objects) {
+			const item = api.provider.getTreeItem(node.id);
+			assert.ok(item.iconPath instanceof vscode.ThemeIcon, `${node.label} has a ThemeIcon`);
+			assert.ok(item.iconPath.color instanceof vscode.ThemeColor, `${node.label} icon is coloured by theme`);
+			assert.ok(typeof item.description === 'string' && item.description.length > 0, `${node.label} has a description`);
+			assert.ok(item.accessibilityInformation?.label.includes(node.label));
+			assert.match(item.contextValue ?? '', /^kubeStatusLens:file:/);
+		}
+	});
+
+	it('marks the failing Flux repository as an error with its message in the tooltip', async () => {
+		const api = await extensionApi();
+		const node = findNode(api, /private-charts/, 'object');
+		assert.ok(node, 'private-charts is in the tree');
+		const item = api.provider.getTreeItem(node.id);
+		assert.match(String(item.description), /^Failed/);
+		assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
+		const resolved = await api.provider.resolveTreeItem(item, node.id);
+		const tooltip = resolved.tooltip as vscode.MarkdownString;
+		assert.ok(tooltip instanceof vscode.MarkdownString);
+		assert.equal(tooltip.isTrusted, false);
+		assert.equal(tooltip.supportHtml, false);
+		assert.match(tooltip.value, /401 Unauthorized/);
+		assert.match(tooltip.value, /\| Condition \| Status \| Reason \| Message \|/);
+	});
+
+	it('shows a manifest without status as declared, never as ready', async () => {
+		const api = await extensionApi();
+		const plain = walk(api).find((node) => node.kind === 'object' && node.result?.observed === false && node.ref?.kind === 'HelmRepository' && !node.contextFlags.oci);
+		assert.ok(plain === undefined || plain.tone !== 'ok', 'a declared repository is not ok');
+		const declared = walk(api).filter((node) => node.contextFlags.declared);
+		for (const node of declared) assert.notEqual(node.tone, 'ok', `${node.label} declared but ok`);
+	});
+
+	it('updates the tree when a file is added, edited and deleted', async () => {
+		const api = await extensionApi();
+		const uri = vscode.Uri.joinPath(folder(), 'added-by-test.yaml');
+		const manifest = (state: 'True' | 'False') =>
+			`apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: test-added\n  namespace: test\n  generation: 1\nspec:\n  url: https://example.com\nstatus:\n  observedGeneration: 1\n  conditions:\n  - type: Ready\n    status: "${state}"\n    reason: ${state === 'True' ? 'Succeeded' : 'AuthenticationFailed'}\n    message: from the test\n`;
+		await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(manifest('True')));
+		const added = await eventually('the added repository', () => findNode(api, /test-added/, 'object'));
+		assert.equal(added.tone, 'ok');
+		await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(manifest('False')));
+		await eventually('the edited repository to fail', () => findNode(api, /test-added/, 'object')?.tone === 'error');
+		await vscode.workspace.fs.delete(uri);
+		await eventually('the repository to go', () => !findNode(api, /test-added/, 'object'));
+	});
+
+	it('shows only problems, and everything again', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.tree.showOnlyProblems');
+		const objects = walk(api).filter((node) => node.kind === 'object');
+		assert.ok(objects.length > 0);
+		const leaves = objects.filter((node) => api.provider.getChildren(node.id).length === 0);
+		for (const node of leaves) assert.ok(node.tone === 'error' || node.tone === 'warning', `${node.label} is ${node.tone}`);
+		await vscode.commands.executeCommand('kubeStatusLens.tree.showAll');
+		assert.ok(walk(api).some((node) => node.kind === 'object' && node.tone === 'ok'));
+	});
+
+	it('filters by name and by namespace, and clears the filters', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByName', 'legacy');
+		const named = walk(api).filter((node) => node.kind === 'object');
+		assert.ok(named.some((node) => node.label.includes('legacy')));
+		assert.ok(!named.some((node) => node.label.includes('podinfo')));
+		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByNamespace', 'harbor-dr');
+		const inNamespace = walk(api).filter((node) => node.kind === 'object');
+		assert.ok(inNamespace.length > 0);
+		assert.ok(inNamespace.every((node) => node.ref?.namespace === 'harbor-dr' || api.provider.getChildren(node.id).length > 0));
+		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		assert.ok(walk(api).some((node) => node.label.includes('podinfo')));
+	});
+
+	it('explains a failing object in a read-only Markdown document that walks the chain', async () => {
+		const api = await extensionApi();
+		const harbor = findNode(api, /harbor-dr/, 'object');
+		assert.ok(harbor);
+		const uri = (await vscode.commands.executeCommand<string>('kubeStatusLens.resource.explain', harbor.id)) ?? '';
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		const text = document.getText();
+		assert.match(text, /^# /);
+		assert.match(text, /unhealthy/);
+		assert.match(text, /StorageReady/);
+		assert.match(text, /## What other tools will say/);
+	});
+
+	it('copies a status summary to the clipboard', async () => {
+		const api = await extensionApi();
+		const node = findNode(api, /private-charts/, 'object');
+		assert.ok(node);
+		await vscode.commands.executeCommand('kubeStatusLens.resource.copySummary', node.id);
+		const text = await vscode.env.clipboard.readText();
+		assert.match(text, /private-charts/);
+		assert.match(text, /Failed/);
+	});
+
+	it('opens the manifest of an object at its line, and reveals the item for the active editor', async () => {
+		const api = await extensionApi();
+		const node = findNode(api, /(^|\/)legacy$/, 'object');
+		assert.ok(node);
+		await vscode.commands.executeCommand('kubeStatusLens.resource.openManifest', node.id);
+		const editor = await eventually('the manifest editor', () => vscode.window.activeTextEditor);
+		assert.match(editor.document.uri.path, /flux\/dump\.yaml$/);
+		const line = editor.document.lineAt(editor.selection.active.line).text;
+		assert.match(line, /apiVersion|kind/);
+		const revealed = await vscode.commands.executeCommand<string | undefined>('kubeStatusLens.tree.revealActiveManifest');
+		assert.match(api.graph.node(revealed ?? '')?.label ?? '', /legacy/);
+		const selected = await eventually(`the revealed item to be selected (view visible: ${api.view.visible})`, () => api.view.selection[0]);
+		assert.equal(selected, revealed);
+	});
+
+	it('counts objects in error on the view badge', async () => {
+		const api = await extensionApi();
+		const errors = api.graph.problemCount();
+		assert.ok(errors > 0);
+		assert.equal(api.view.badge?.value, errors);
+	});
+});
