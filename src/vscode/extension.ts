@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			statusBar.hide();
 			return;
 		}
-		statusBar.text = problems > 0 ? `$(error) ${problems}` : '$(pass) 0';
+		statusBar.text = problems > 0 ? `$(error) ${problems} in error` : '$(pass) all ready';
 		statusBar.tooltip = problems > 0 ? `Kube Status Lens: ${problems} resource(s) in error of ${objects}` : `Kube Status Lens: no resource in error (${objects} read)`;
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();

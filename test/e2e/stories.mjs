@@ -27,6 +27,20 @@ export async function runStories(page, { out }) {
 	};
 
 	await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+	// A wider side bar, as a user reading statuses would drag it, so descriptions are not cut.
+	await page.locator('.sidebar').first().waitFor({ timeout: 30_000 });
+	const sidebar = await page.locator('.sidebar').first().boundingBox();
+	let box;
+	for (const sash of await page.locator('.monaco-sash.vertical').all()) {
+		const candidate = await sash.boundingBox();
+		if (candidate && sidebar && Math.abs(candidate.x + candidate.width / 2 - (sidebar.x + sidebar.width)) < 6) box = candidate;
+	}
+	if (box) {
+		await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+		await page.mouse.down();
+		await page.mouse.move(box.x + 260, box.y + box.height / 2, { steps: 5 });
+		await page.mouse.up();
+	}
 
 	await story('a user opens the view and sees the Fleet rollout with its failing cluster first', async () => {
 		await activityBar.open('Kube Status Lens');
@@ -38,16 +52,20 @@ export async function runStories(page, { out }) {
 	});
 
 	await story('a user hovers a GitRepo and reads why it is not ready', async () => {
-		await tree.hover('GitRepos', 'GitRepo');
+		await tree.hover('fleet-default/shop', 'ErrApplied');
 		await shot('tooltip.png');
 	});
 
 	await story('a user asks to explain a status and reads the chain down to the failing resource', async () => {
 		await page.mouse.move(700, 700);
 		await palette.run('Kube Status Lens: Explain Status');
-		await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'GitRepo' }).first().waitFor({ timeout: 10_000 });
+		await page.waitForTimeout(300);
 		await page.keyboard.press('Enter');
 		await editors.waitForTab('Explain');
+		// The Markdown preview renders in a webview once the built-in Markdown extension has activated.
+		await page.locator('.statusbar', { hasText: 'Activating Extensions' }).waitFor({ state: 'detached', timeout: 30_000 }).catch(() => {});
+		await page.frameLocator('iframe.webview').frameLocator('iframe').locator('h1').first().waitFor({ timeout: 30_000 });
 		await shot('explain.png');
 	});
 

@@ -55,8 +55,13 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 	} else if (chain.length > 1) {
 		lines.push('## Why it is not ready', '');
 		lines.push(chain.map((node) => escapeMarkdown(titleOf(node))).join(' → '), '');
+		let previousMessage = start.result?.message ?? '';
 		chain.forEach((node, index) => {
-			lines.push(`${index + 1}. **${escapeMarkdown(titleOf(node))}** is ${escapeMarkdown(stateOf(node))}${node.result?.message || node.message ? `: ${escapeMarkdown(truncate(node.result?.message ?? node.message ?? '', 400))}` : ''}`);
+			// The message was printed above for the first step; a step that repeats its parent's message says only its state.
+			const message = node.result?.message ?? node.message ?? '';
+			const shown = index > 0 && message && message !== previousMessage ? `: ${escapeMarkdown(truncate(message, 240))}` : '';
+			previousMessage = message;
+			lines.push(`${index + 1}. **${escapeMarkdown(titleOf(node))}** is ${escapeMarkdown(stateOf(node))}${shown}`);
 			const meaning = meaningOf(node);
 			if (meaning) lines.push(`   ${escapeMarkdown(meaning.meaning)}`);
 		});

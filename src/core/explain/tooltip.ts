@@ -43,7 +43,7 @@ export function objectTooltipMarkdown(object: unknown, result: StatusResult, sou
 	const lines: string[] = [];
 	lines.push(`**${escapeMarkdown(ref.kind || 'Object')}** ${escapeMarkdown(ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name)}`);
 	lines.push('');
-	lines.push(`**${escapeMarkdown(stateLabel(result))}**${result.message ? ` — ${escapeMarkdown(truncate(result.message, 300))}` : ''}`);
+	lines.push(`**${escapeMarkdown(stateLabel(result))}**${result.message ? ` — ${escapeMarkdown(truncate(result.message, 200))}` : ''}`);
 	const { conditions } = readConditions(object);
 	if (conditions.length > 0) {
 		lines.push('', '| Condition | Status | Reason | Message |', '| --- | --- | --- | --- |', ...conditionRows(conditions, 8));

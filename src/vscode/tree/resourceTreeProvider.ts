@@ -12,6 +12,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	private readonly graph: ResourceGraph;
 	private filter: TreeFilter = {};
 	private readonly expanded = new Set<string>();
+	private readonly collapsed = new Set<string>();
 	private pendingIds = new Set<string>();
 	private pendingAll = false;
 	private timer: ReturnType<typeof setTimeout> | undefined;
@@ -29,8 +30,14 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 				this.visible = event.visible;
 				if (event.visible && (this.pendingAll || this.pendingIds.size > 0)) this.flush();
 			}),
-			view.onDidExpandElement((event) => this.expanded.add(event.element)),
-			view.onDidCollapseElement((event) => this.expanded.delete(event.element)),
+			view.onDidExpandElement((event) => {
+				this.expanded.add(event.element);
+				this.collapsed.delete(event.element);
+			}),
+			view.onDidCollapseElement((event) => {
+				this.expanded.delete(event.element);
+				this.collapsed.add(event.element);
+			}),
 		);
 	}
 
@@ -92,7 +99,9 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	getTreeItem(id: string): vscode.TreeItem {
 		const node = this.graph.node(id);
 		if (!node) return new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
-		return treeItemOf(node, this.expanded.has(id));
+		// Roots and system groups start open so the first look shows where the problems are.
+		const open = this.expanded.has(id) || (!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
+		return treeItemOf(node, open);
 	}
 
 	getChildren(id?: string): string[] {

@@ -26,11 +26,19 @@ function setContext(key: string, value: unknown): void {
 /** Asks the user for an object node when a command runs from the palette. */
 async function pickObjectNode(graph: ResourceGraph, placeHolder: string): Promise<TreeNode | undefined> {
 	const items: (vscode.QuickPickItem & { id: string })[] = [];
+	const seen = new Set<string>();
 	const visit = (parent: string | undefined, depth: number): void => {
 		if (depth > 6) return;
 		for (const node of graph.children(parent)) {
-			if (node.kind === 'object' && !items.some((item) => item.label === node.label && item.description === node.description)) {
-				items.push({ id: node.id, label: node.label, description: `${node.ref?.kind ?? ''} · ${node.description}` });
+			// One entry per object, though the tree shows some under two parents.
+			if (node.kind === 'object' && node.objectKey && !seen.has(node.objectKey)) {
+				seen.add(node.objectKey);
+				const ref = node.ref;
+				items.push({
+					id: node.id,
+					label: ref ? (ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name) : node.label,
+					description: `${ref?.kind ?? ''} · ${node.description}`,
+				});
 			}
 			if (node.hasChildren) visit(node.id, depth + 1);
 		}

@@ -70,7 +70,9 @@ export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.Markdow
 
 /** The TreeItem of a graph node: stable id, coloured codicon, text description, tooltip, contextValue. */
 export function treeItemOf(node: TreeNode, expanded: boolean): vscode.TreeItem {
-	const collapsible = node.hasChildren
+	// A root is always expandable: it is drawn before its first read, and a node first drawn without children
+	// would stay collapsed once it has some.
+	const collapsible = node.hasChildren || node.kind === 'root'
 		? expanded
 			? vscode.TreeItemCollapsibleState.Expanded
 			: vscode.TreeItemCollapsibleState.Collapsed

@@ -1,0 +1,280 @@
+// The incremental part of the resource graph: vertices linked into a DAG, tone roll-ups kept as per-tone child
+// counts, and the expansion of a change set into tree item ids. One event touches a vertex, its parents and, while
+// their tone changes, their ancestors: O(depth x parents), never the whole graph.
+import { toneRank, tones, type Tone } from '../status/result.ts';
+import type { DerivedInfo, Entry, NodeKind, TreeNode } from './model.ts';
+
+/**
+ * A node of the graph. The tree shows the DAG unfolded: a vertex with two parents (a BundleDeployment under its Bundle
+ * and its Cluster) appears at two places, each with its own id "<parent place>/<segment>".
+ */
+export interface Vertex {
+	/** Unique within its root; also the key among its parent's children. */
+	readonly id: string;
+	/** The id as it appears in place ids ('/' and '%' escaped). */
+	readonly segment: string;
+	readonly kind: NodeKind;
+	/** Tie-break before the label when siblings have the same tone (keeps systems and categories in design order). */
+	readonly order: number;
+	/** Shown only while it has children (systems, categories, derived groupings). */
+	readonly autoHide: boolean;
+	parents: Vertex[];
+	/** Where it belongs when visible. */
+	desired: readonly Vertex[];
+	children: Map<string, Vertex> | undefined;
+	/** Children per tone, indexed by toneRank. */
+	counts: number[] | undefined;
+	ownTone: Tone;
+	/** For roots: the tone of the root's own state ("cannot reach"), if any. */
+	stateTone: Tone | undefined;
+	tone: Tone;
+	/** Tree nodes built for this vertex, by place id; dropped whenever its display changes. */
+	nodes: Map<string, TreeNode> | undefined;
+	dead: boolean;
+	entry: Entry | undefined;
+	info: DerivedInfo | undefined;
+}
+
+/** What one operation changed, as vertices; expanded to place ids once at the end. */
+export interface ChangeSet {
+	readonly display: Set<Vertex>;
+	readonly structure: Set<Vertex>;
+	rootsChanged: boolean;
+}
+
+/** An empty change set. */
+export function newChangeSet(): ChangeSet {
+	return { display: new Set(), structure: new Set(), rootsChanged: false };
+}
+
+/** Escapes a vertex id for use as one segment of a place id. */
+export function escapeSegment(id: string): string {
+	return id.includes('/') || id.includes('%')
+		? id.replaceAll('%', '%25').replaceAll('/', '%2F')
+		: id;
+}
+
+/** The vertex id of an escaped segment. */
+export function unescapeSegment(segment: string): string {
+	return segment.includes('%') ? segment.replaceAll('%2F', '/').replaceAll('%25', '%') : segment;
+}
+
+/** A detached vertex. */
+export function createVertex(
+	id: string,
+	kind: NodeKind,
+	options: { readonly order?: number; readonly autoHide?: boolean; readonly ownTone?: Tone } = {},
+): Vertex {
+	const ownTone = options.ownTone ?? 'unknown';
+	return {
+		id,
+		segment: escapeSegment(id),
+		kind,
+		order: options.order ?? 0,
+		autoHide: options.autoHide ?? false,
+		parents: [],
+		desired: [],
+		children: undefined,
+		counts: undefined,
+		ownTone,
+		stateTone: undefined,
+		tone: ownTone,
+		nodes: undefined,
+		dead: false,
+		entry: undefined,
+		info: undefined,
+	};
+}
+
+/** Number of children. */
+export function childCount(vertex: Vertex): number {
+	return vertex.children?.size ?? 0;
+}
+
+/** Records that a vertex shows differently. */
+export function markDisplay(vertex: Vertex, changes: ChangeSet): void {
+	vertex.nodes = undefined;
+	changes.display.add(vertex);
+}
+
+/** Records that a vertex's list of children changed. */
+export function markStructure(vertex: Vertex, changes: ChangeSet): void {
+	vertex.nodes = undefined;
+	changes.structure.add(vertex);
+}
+
+/** The worst tone among the children, or undefined without children. */
+export function worstChildTone(vertex: Vertex): Tone | undefined {
+	const counts = vertex.counts;
+	if (!counts) return undefined;
+	for (let rank = tones.length - 1; rank >= 0; rank--) {
+		if ((counts[rank] ?? 0) > 0) return tones[rank];
+	}
+	return undefined;
+}
+
+/** True for the tones "Show only problems" keeps and roll-ups count as problems. */
+export function isProblemTone(tone: Tone): boolean {
+	return toneRank(tone) >= toneRank('warning');
+}
+
+/**
+ * The tone a vertex shows. An object keeps its own word unless something below it is a problem (warning or error),
+ * which then shows through: a parent never looks better than a failing child. Groups show their worst child.
+ */
+function displayToneOf(vertex: Vertex): Tone {
+	const worst = worstChildTone(vertex);
+	switch (vertex.kind) {
+		case 'object':
+			return worst !== undefined &&
+				isProblemTone(worst) &&
+				toneRank(worst) > toneRank(vertex.ownTone)
+				? worst
+				: vertex.ownTone;
+		case 'root': {
+			const fromChildren = worst ?? (vertex.stateTone === undefined ? 'unknown' : 'ok');
+			return vertex.stateTone !== undefined && toneRank(vertex.stateTone) > toneRank(fromChildren)
+				? vertex.stateTone
+				: fromChildren;
+		}
+		default:
+			return worst ?? vertex.ownTone;
+	}
+}
+
+/** Recomputes the shown tone and carries a change up through the parents' counts. */
+export function refreshTone(vertex: Vertex, changes: ChangeSet): void {
+	const next = displayToneOf(vertex);
+	if (next === vertex.tone) return;
+	const previous = vertex.tone;
+	vertex.tone = next;
+	markDisplay(vertex, changes);
+	for (const parent of vertex.parents) {
+		const counts = parent.counts;
+		if (counts) {
+			counts[toneRank(previous)] = (counts[toneRank(previous)] ?? 0) - 1;
+			counts[toneRank(next)] = (counts[toneRank(next)] ?? 0) + 1;
+		}
+		markDisplay(parent, changes);
+		refreshTone(parent, changes);
+	}
+}
+
+/** Sets a vertex's own tone (its status), propagating what changes. */
+export function setOwnTone(vertex: Vertex, tone: Tone, changes: ChangeSet): void {
+	if (vertex.ownTone === tone) return;
+	vertex.ownTone = tone;
+	markDisplay(vertex, changes);
+	refreshTone(vertex, changes);
+}
+
+function attach(child: Vertex, parent: Vertex, changes: ChangeSet): void {
+	if (parent.dead || child.parents.includes(parent)) return;
+	child.parents.push(parent);
+	(parent.children ??= new Map()).set(child.id, child);
+	const counts = (parent.counts ??= tones.map(() => 0));
+	counts[toneRank(child.tone)] = (counts[toneRank(child.tone)] ?? 0) + 1;
+	markStructure(parent, changes);
+	markDisplay(parent, changes);
+	if (parent.autoHide && childCount(parent) === 1) applyParents(parent, changes);
+	refreshTone(parent, changes);
+}
+
+function detach(child: Vertex, parent: Vertex, changes: ChangeSet): void {
+	const index = child.parents.indexOf(parent);
+	if (index < 0) return;
+	child.parents.splice(index, 1);
+	parent.children?.delete(child.id);
+	const counts = parent.counts;
+	if (counts) counts[toneRank(child.tone)] = (counts[toneRank(child.tone)] ?? 0) - 1;
+	markStructure(parent, changes);
+	markDisplay(parent, changes);
+	if (parent.autoHide && childCount(parent) === 0) applyParents(parent, changes);
+	refreshTone(parent, changes);
+}
+
+/** Links a vertex under the parents it should have now (none while an auto-hidden vertex is empty). */
+function applyParents(vertex: Vertex, changes: ChangeSet): void {
+	const target = vertex.dead || (vertex.autoHide && childCount(vertex) === 0) ? [] : vertex.desired;
+	for (const parent of [...vertex.parents]) {
+		if (!target.includes(parent)) detach(vertex, parent, changes);
+	}
+	for (const parent of target) attach(vertex, parent, changes);
+}
+
+/** Sets where a vertex belongs and links it accordingly. */
+export function setDesiredParents(
+	vertex: Vertex,
+	desired: readonly Vertex[],
+	changes: ChangeSet,
+): void {
+	const unique =
+		desired.length > 1
+			? [...new Set(desired)].filter((parent) => parent !== vertex)
+			: desired.filter((parent) => parent !== vertex);
+	vertex.desired = unique;
+	applyParents(vertex, changes);
+}
+
+/** Unlinks a vertex from everything and marks it dead; children lose this parent. */
+export function killVertex(vertex: Vertex, changes: ChangeSet): void {
+	vertex.dead = true;
+	vertex.desired = [];
+	applyParents(vertex, changes);
+	for (const child of [...(vertex.children?.values() ?? [])]) {
+		detach(child, vertex, changes);
+		child.desired = child.desired.filter((parent) => parent !== vertex);
+		// An auto-hidden child that just lost its only parent stays unlinked until its owner places it again.
+	}
+}
+
+/** True when `ancestor` is `vertex` or above it through desired parents (guards against ownership cycles). */
+export function isAncestorOrSelf(ancestor: Vertex, vertex: Vertex, depth = 0): boolean {
+	if (ancestor === vertex) return true;
+	if (depth > 64) return true;
+	return vertex.desired.some((parent) => isAncestorOrSelf(ancestor, parent, depth + 1));
+}
+
+/** Computes place ids of vertices, pruning paths that pass through a vertex in `stop`. */
+export function placeIdCalculator(
+	rootOf: (vertex: Vertex) => boolean,
+	stop: ReadonlySet<Vertex> = new Set(),
+): (vertex: Vertex) => string[] {
+	const memo = new Map<Vertex, string[]>();
+	const visiting = new Set<Vertex>();
+	const places = (vertex: Vertex): string[] => {
+		const known = memo.get(vertex);
+		if (known) return known;
+		if (rootOf(vertex)) {
+			const own = vertex.dead ? [] : [vertex.segment];
+			memo.set(vertex, own);
+			return own;
+		}
+		if (visiting.has(vertex)) return [];
+		visiting.add(vertex);
+		const result: string[] = [];
+		for (const parent of vertex.parents) {
+			if (stop.has(parent)) continue;
+			for (const place of places(parent)) result.push(`${place}/${vertex.segment}`);
+		}
+		visiting.delete(vertex);
+		memo.set(vertex, result);
+		return result;
+	};
+	return places;
+}
+
+/** Ids changed by an operation: the display-changed places outside refreshed subtrees, and the refreshed parents. */
+export function expandChanges(
+	changes: ChangeSet,
+	rootOf: (vertex: Vertex) => boolean,
+): { changed: string[]; structureChanged: string[] } {
+	const places = placeIdCalculator(rootOf, changes.structure);
+	const structureChanged: string[] = [];
+	for (const vertex of changes.structure) structureChanged.push(...places(vertex));
+	const changed: string[] = [];
+	for (const vertex of changes.display) {
+		if (!changes.structure.has(vertex)) changed.push(...places(vertex));
+	}
+	return { changed, structureChanged };
+}
