@@ -9,12 +9,23 @@ const bundleBudget = 2 * 1024 * 1024;
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-	{ entryPoints: { cli: 'src/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' }, target: 'node20' },
+	{
+		entryPoints: { cli: 'src/cli/main.ts' },
+		banner: { js: '#!/usr/bin/env node' },
+		target: 'node20',
+	},
 	{ entryPoints: { extension: 'src/vscode/extension.ts' }, target: 'node22' },
 ];
 // The in-host test suites are bundled like the extension, into out/ (never shipped).
 const testBuilds = [
-	{ entryPoints: { 'integration/index': 'test/integration/index.ts' }, outdir: 'out/test', target: 'node22', external: ['vscode', 'mocha'], minify: false, sourcemap: 'inline' },
+	{
+		entryPoints: { 'integration/index': 'test/integration/index.ts' },
+		outdir: 'out/test',
+		target: 'node22',
+		external: ['vscode', 'mocha'],
+		minify: false,
+		sourcemap: 'inline',
+	},
 ];
 const withTests = !process.argv.includes('--no-tests') && !production;
 

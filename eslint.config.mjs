@@ -1,13 +1,27 @@
 // Lint rules, including the layer boundaries that ARCHITECTURE.md states as invariants.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const coreBoundary = {
 	patterns: [
 		{ group: ['vscode'], message: 'src/core is pure: no vscode.' },
-		{ group: ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'], message: 'src/core is pure: no Node built-ins, no I/O.' },
+		{
+			group: ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'],
+			message: 'src/core is pure: no Node built-ins, no I/O.',
+		},
 		{ group: ['@kubernetes/*'], message: 'src/core is pure: no client-node.' },
-		{ group: ['../k8s/*', '../../k8s/*', '../vscode/*', '../../vscode/*', '../cli/*', '../../cli/*'], message: 'Dependencies point vscode -> k8s -> core; core imports only itself and yaml.' },
+		{
+			group: [
+				'../k8s/*',
+				'../../k8s/*',
+				'../vscode/*',
+				'../../vscode/*',
+				'../cli/*',
+				'../../cli/*',
+			],
+			message: 'Dependencies point vscode -> k8s -> core; core imports only itself and yaml.',
+		},
 	],
 };
 
@@ -24,12 +38,28 @@ export default tseslint.config(
 				'error',
 				{
 					allowForKnownSafeCalls: [
-						{ from: 'package', name: ['describe', 'it', 'suite', 'test', 'before', 'after', 'beforeEach', 'afterEach'], package: 'node:test' },
+						{
+							from: 'package',
+							name: [
+								'describe',
+								'it',
+								'suite',
+								'test',
+								'before',
+								'after',
+								'beforeEach',
+								'afterEach',
+							],
+							package: 'node:test',
+						},
 					],
 				},
 			],
 			'@typescript-eslint/consistent-type-imports': 'error',
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+			],
 			eqeqeq: ['error', 'always'],
 			curly: ['error', 'multi-line'],
 			'no-console': 'error',
@@ -48,7 +78,10 @@ export default tseslint.config(
 				{
 					patterns: [
 						{ group: ['vscode'], message: 'The CLI never loads vscode.' },
-						{ group: ['@kubernetes/*', '../k8s/*'], message: 'The CLI never loads client-node: it must run on Node 20.' },
+						{
+							group: ['@kubernetes/*', '../k8s/*'],
+							message: 'The CLI never loads client-node: it must run on Node 20.',
+						},
 						{ group: ['../vscode/*'], message: 'The CLI never loads the extension.' },
 					],
 				},
@@ -56,17 +89,38 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['test/**/*.ts', 'test/**/*.mjs', 'bench/**/*.ts', 'scripts/**/*.mjs', 'scripts/**/*.ts', 'esbuild.mjs'],
+		files: [
+			'test/**/*.ts',
+			'test/**/*.mjs',
+			'bench/**/*.ts',
+			'scripts/**/*.mjs',
+			'scripts/**/*.ts',
+			'esbuild.mjs',
+		],
 		rules: { 'no-console': 'off' },
 	},
 	{
 		files: ['test/unit/**/*.ts', 'test/conformance/**/*.ts'],
 		rules: {
-			'no-restricted-imports': ['error', { patterns: [{ group: ['vscode'], message: 'No vscode mocks: VS Code tests live in test/integration.' }] }],
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['vscode'],
+							message: 'No vscode mocks: VS Code tests live in test/integration.',
+						},
+					],
+				},
+			],
 		},
 	},
 	{
 		files: ['**/*.mjs'],
 		...tseslint.configs.disableTypeChecked,
+		languageOptions: {
+			...tseslint.configs.disableTypeChecked.languageOptions,
+			globals: { ...globals.node },
+		},
 	},
 );

@@ -8,7 +8,11 @@ const fleetStates = [
 ] as const;
 
 /** A BundleDeployment of bundle `bundle` on cluster `cluster`, in one of four states. */
-export function bundleDeployment(index: number, bundle: string, cluster: string): Record<string, unknown> {
+export function bundleDeployment(
+	index: number,
+	bundle: string,
+	cluster: string,
+): Record<string, unknown> {
 	const state = fleetStates[index % fleetStates.length] ?? fleetStates[0];
 	return {
 		apiVersion: 'fleet.cattle.io/v1alpha1',
@@ -34,10 +38,33 @@ export function bundleDeployment(index: number, bundle: string, cluster: string)
 			conditions: [
 				{ type: 'Deployed', status: 'True', lastUpdateTime: '2026-11-22T08:00:00Z' },
 				{ type: 'Installed', status: 'True', lastUpdateTime: '2026-11-22T08:00:00Z' },
-				{ type: 'Ready', status: state.ready ? 'True' : 'False', lastUpdateTime: '2026-11-22T08:00:00Z', ...(state.ready ? {} : { message: 'deployment.apps default/web [progressing] Available: 1/2' }) },
+				{
+					type: 'Ready',
+					status: state.ready ? 'True' : 'False',
+					lastUpdateTime: '2026-11-22T08:00:00Z',
+					...(state.ready
+						? {}
+						: { message: 'deployment.apps default/web [progressing] Available: 1/2' }),
+				},
 			],
-			resourceCounts: { ready: state.ready ? 3 : 2, desiredReady: 3, notReady: state.ready ? 0 : 1 },
-			...(state.ready ? {} : { nonReadyStatus: [{ kind: 'Deployment', apiVersion: 'apps/v1', namespace: 'default', name: 'web', summary: { state: 'in-progress', transitioning: true, message: ['Available: 1/2'] } }] }),
+			resourceCounts: {
+				ready: state.ready ? 3 : 2,
+				desiredReady: 3,
+				notReady: state.ready ? 0 : 1,
+			},
+			...(state.ready
+				? {}
+				: {
+						nonReadyStatus: [
+							{
+								kind: 'Deployment',
+								apiVersion: 'apps/v1',
+								namespace: 'default',
+								name: 'web',
+								summary: { state: 'in-progress', transitioning: true, message: ['Available: 1/2'] },
+							},
+						],
+					}),
 		},
 	};
 }
@@ -72,7 +99,12 @@ function helmRepository(index: number): Record<string, unknown> {
 		status: {
 			observedGeneration: 1,
 			conditions: [
-				{ type: 'Ready', status: index % 4 ? 'True' : 'False', reason: index % 4 ? 'Succeeded' : 'AuthenticationFailed', message: 'stored artifact' },
+				{
+					type: 'Ready',
+					status: index % 4 ? 'True' : 'False',
+					reason: index % 4 ? 'Succeeded' : 'AuthenticationFailed',
+					message: 'stored artifact',
+				},
 				{ type: 'ArtifactInStorage', status: 'True', reason: 'Succeeded' },
 			],
 		},
@@ -85,7 +117,17 @@ function asoResource(index: number): Record<string, unknown> {
 		kind: 'ResourceGroup',
 		metadata: { name: `rg-${index}`, namespace: 'default', generation: 1 },
 		spec: { location: 'westus' },
-		status: { conditions: [{ type: 'Ready', status: index % 5 ? 'True' : 'False', severity: index % 5 ? undefined : 'Warning', reason: index % 5 ? 'Succeeded' : 'WaitingForOwner', observedGeneration: 1 }] },
+		status: {
+			conditions: [
+				{
+					type: 'Ready',
+					status: index % 5 ? 'True' : 'False',
+					severity: index % 5 ? undefined : 'Warning',
+					reason: index % 5 ? 'Succeeded' : 'WaitingForOwner',
+					observedGeneration: 1,
+				},
+			],
+		},
 	};
 }
 
@@ -96,7 +138,10 @@ function harborCluster(index: number): Record<string, unknown> {
 		metadata: { name: `harbor-${index}`, namespace: 'harbor' },
 		status: {
 			status: 'healthy',
-			conditions: ['StorageReady', 'DatabaseReady', 'CacheReady', 'ServiceReady'].map((type) => ({ type, status: 'True' })),
+			conditions: ['StorageReady', 'DatabaseReady', 'CacheReady', 'ServiceReady'].map((type) => ({
+				type,
+				status: 'True',
+			})),
 		},
 	};
 }
@@ -106,8 +151,23 @@ function workStatus(index: number): Record<string, unknown> {
 		apiVersion: 'control.kubestellar.io/v1alpha1',
 		kind: 'WorkStatus',
 		metadata: { name: `ws-${index}`, namespace: `wec${index % 10}` },
-		spec: { sourceRef: { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', name: `web-${index}`, namespace: 'default' } },
-		status: { replicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 2, observedGeneration: 1 },
+		spec: {
+			sourceRef: {
+				group: 'apps',
+				version: 'v1',
+				kind: 'Deployment',
+				resource: 'deployments',
+				name: `web-${index}`,
+				namespace: 'default',
+			},
+		},
+		status: {
+			replicas: 2,
+			readyReplicas: 2,
+			availableReplicas: 2,
+			updatedReplicas: 2,
+			observedGeneration: 1,
+		},
 	};
 }
 
@@ -123,6 +183,8 @@ const makers = [
 /** `count` objects cycling through the systems. */
 export function mixedObjects(count: number): Record<string, unknown>[] {
 	const objects: Record<string, unknown>[] = [];
-	for (let index = 0; index < count; index++) objects.push((makers[index % makers.length] ?? deployment)(index));
+	for (let index = 0; index < count; index++) {
+		objects.push((makers[index % makers.length] ?? deployment)(index));
+	}
 	return objects;
 }

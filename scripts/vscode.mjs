@@ -1,8 +1,9 @@
 // Runs the extension in a real VS Code (code-server) on loopback, with throwaway user data.
 //   node scripts/vscode.mjs serve  --workspace DIR [--port N] [--env K=V]        npm start: prints the URL, runs until Ctrl+C
 //   node scripts/vscode.mjs test   --workspace DIR --tests FILE [--env K=V]...   in-host suite; exit code from the host
-//   node scripts/vscode.mjs shots  --workspace DIR --out DIR [--installed]       e2e page-object stories + screenshots
-// --installed: load the extension from the extensions dir (the .vsix route) instead of the development path.
+//   node scripts/vscode.mjs shots  --workspace DIR --out DIR                      e2e page-object stories + screenshots
+//   node scripts/vscode.mjs smoke  --workspace DIR --installed --extensions DIR   the installed .vsix activates
+// --installed: load the extension from an extensions dir (the .vsix route) instead of the development path.
 // Must run on Node 24 (scripts/node24): code-server's own runtime.
 import { spawn, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -22,7 +23,10 @@ for (let index = 0; index < rest.length; index++) {
 	else options[key] = rest[++index];
 }
 
-const codeServer = execFileSync(join(root, 'scripts/install-vscode-host.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+const codeServer = execFileSync(join(root, 'scripts/install-vscode-host.sh'), {
+	encoding: 'utf8',
+	stdio: ['ignore', 'pipe', 'inherit'],
+}).trim();
 
 function freePort() {
 	return new Promise((done, fail) => {
@@ -63,14 +67,27 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 		),
 	);
 	if (extensionsFrom) cpSync(extensionsFrom, join(work, 'exts'), { recursive: true });
-	writeFileSync(join(work, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+	writeFileSync(
+		join(work, 'config.yaml'),
+		`bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`,
+	);
 	const args = [
 		join(codeServer, 'out/node/entry.js'),
-		'--config', join(work, 'config.yaml'),
-		'--vscode-option', 'enable-smoke-test-driver',
-		'--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-		'--disable-getting-started-override', '--ignore-last-opened', '--idle-timeout-seconds', '900',
-		'--user-data-dir', join(work, 'ud'), '--extensions-dir', join(work, 'exts'),
+		'--config',
+		join(work, 'config.yaml'),
+		'--vscode-option',
+		'enable-smoke-test-driver',
+		'--disable-telemetry',
+		'--disable-update-check',
+		'--disable-workspace-trust',
+		'--disable-getting-started-override',
+		'--ignore-last-opened',
+		'--idle-timeout-seconds',
+		'900',
+		'--user-data-dir',
+		join(work, 'ud'),
+		'--extensions-dir',
+		join(work, 'exts'),
 	];
 	const child = spawn(process.execPath, args, {
 		detached: true,
@@ -115,7 +132,9 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 export function workbenchUrl(base, { workspace, extensionPath, testsPath, env }) {
 	const authority = new URL(base).host;
 	const payload = [];
-	if (extensionPath) payload.push(['extensionDevelopmentPath', `vscode-remote://${authority}${extensionPath}`]);
+	if (extensionPath) {
+		payload.push(['extensionDevelopmentPath', `vscode-remote://${authority}${extensionPath}`]);
+	}
 	if (testsPath) payload.push(['extensionTestsPath', `vscode-remote://${authority}${testsPath}`]);
 	if (env && Object.keys(env).length) payload.push(['extensionEnvironment', JSON.stringify(env)]);
 	const folderParam = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
@@ -124,19 +143,31 @@ export function workbenchUrl(base, { workspace, extensionPath, testsPath, env })
 	return url;
 }
 
-const noise = /open-vsx|ENOTFOUND|ERR_NAME_NOT_RESOLVED|authentication provider 'github'|status of 404|vsda|An unknown error occurred/;
+const noise =
+	/open-vsx|ENOTFOUND|ERR_NAME_NOT_RESOLVED|authentication provider 'github'|status of 404|vsda|An unknown error occurred/;
 
 async function launchBrowser() {
 	const { chromium } = await import('playwright-core');
 	return chromium.launch({
 		executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
 		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--disable-dev-shm-usage',
+		],
 	});
 }
 
 function envOf(list) {
-	return Object.fromEntries(list.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+	return Object.fromEntries(
+		list.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+	);
 }
 
 async function main() {
@@ -156,11 +187,15 @@ async function main() {
 	try {
 		if (mode === 'serve') {
 			const url = workbenchUrl(host.base, { workspace, extensionPath, env: envOf(options.env) });
-			console.log(`\nKube Status Lens is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen it in a browser on this machine; Ctrl+C stops it.\n`);
+			console.log(
+				`\nKube Status Lens is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen it in a browser on this machine; Ctrl+C stops it.\n`,
+			);
 			await new Promise(() => {});
 		}
 		const browser = await launchBrowser();
-		const page = await browser.newPage({ viewport: { width: Number(options.width ?? 1280), height: Number(options.height ?? 800) } });
+		const page = await browser.newPage({
+			viewport: { width: Number(options.width ?? 1280), height: Number(options.height ?? 800) },
+		});
 		let exitCode = 1;
 		try {
 			if (mode === 'test') {
@@ -168,24 +203,57 @@ async function main() {
 				const done = new Promise((resolveDone) => (finish = resolveDone));
 				await page.exposeFunction('codeAutomationLog', (type, args) => {
 					const line = util.format(...(args ?? []));
-					if (process.env.VSCODE_VERBOSE || (!noise.test(line) && (type === 'error' || /^\s*(✔|✓|ok|[0-9]+\)|passing|failing|pending|  )|Error|\[ksl/.test(line)))) {
+					if (
+						process.env.VSCODE_VERBOSE ||
+						(!noise.test(line) &&
+							(type === 'error' ||
+								/^\s*(✔|✓|ok|[0-9]+\)|passing|failing|pending| {2})|Error|\[ksl/.test(line)))
+					) {
 						console.log(line);
 					}
 				});
 				await page.exposeFunction('codeAutomationExit', (code) => finish(code));
 				const testsPath = resolve(options.tests);
-				await page.goto(workbenchUrl(host.base, { workspace, extensionPath, testsPath, env: envOf(options.env) }));
+				await page.goto(
+					workbenchUrl(host.base, { workspace, extensionPath, testsPath, env: envOf(options.env) }),
+				);
 				const timeout = Number(options.timeout ?? 300) * 1000;
-				const code = await Promise.race([done, new Promise((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), timeout))]);
+				const code = await Promise.race([
+					done,
+					new Promise((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), timeout)),
+				]);
 				if (code === 'timeout') {
 					console.error(`the in-host suite did not finish within ${timeout / 1000} s`);
 					exitCode = 2;
 				} else exitCode = Number(code);
+			} else if (mode === 'smoke') {
+				// The installed .vsix, loaded as a user would have it: no development path, no test payload.
+				await page.goto(workbenchUrl(host.base, { workspace }));
+				await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+				const icon = page.locator('.activitybar [aria-label^="Kube Status Lens"]').first();
+				await icon.waitFor({ timeout: 60_000 });
+				await icon.click();
+				await page
+					.locator('.sidebar .monaco-list-row', { hasText: 'Workspace manifests' })
+					.first()
+					.waitFor({ timeout: 60_000 });
+				await page
+					.locator('.sidebar .monaco-list-row', { hasText: 'Fleet' })
+					.first()
+					.waitFor({ timeout: 60_000 });
+				if (options.out) {
+					mkdirSync(options.out, { recursive: true });
+					await page.screenshot({ path: join(options.out, 'installed.png') });
+				}
+				console.log('[smoke] the installed extension activated and shows the tree');
+				exitCode = 0;
 			} else if (mode === 'shots') {
 				const { runStories } = await import(join(root, 'test/e2e/stories.mjs'));
 				const out = resolve(options.out ?? join(root, '.artifacts/screenshots'));
 				mkdirSync(out, { recursive: true });
-				await page.goto(workbenchUrl(host.base, { workspace, extensionPath, env: envOf(options.env) }));
+				await page.goto(
+					workbenchUrl(host.base, { workspace, extensionPath, env: envOf(options.env) }),
+				);
 				exitCode = await runStories(page, { out, base: host.base, workspace });
 			} else {
 				console.error('mode: serve | test | shots');

@@ -11,7 +11,10 @@ export interface UnreadablePath {
 }
 
 /** The manifest files under the given paths (files as given, folders recursively), sorted within each folder. */
-export function collectManifestFiles(paths: readonly string[]): { files: string[]; unreadable: UnreadablePath[] } {
+export function collectManifestFiles(paths: readonly string[]): {
+	files: string[];
+	unreadable: UnreadablePath[];
+} {
 	const files: string[] = [];
 	const unreadable: UnreadablePath[] = [];
 	const visit = (path: string, named: boolean): void => {
@@ -19,7 +22,13 @@ export function collectManifestFiles(paths: readonly string[]): { files: string[
 		try {
 			stats = statSync(path);
 		} catch (error) {
-			unreadable.push({ path, message: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : String((error as Error).message) });
+			unreadable.push({
+				path,
+				message:
+					(error as NodeJS.ErrnoException).code === 'ENOENT'
+						? 'no such file or folder'
+						: String((error as Error).message),
+			});
 			return;
 		}
 		if (stats.isDirectory()) {

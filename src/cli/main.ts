@@ -23,7 +23,10 @@ function main(argv: readonly string[]): number {
 		case 'status':
 			return runStatusCommand(rest, io);
 		case 'merge':
-			return runMergeCommand(rest, { ...io, readFile: (path: string) => readFileSync(path, 'utf8') });
+			return runMergeCommand(rest, {
+				...io,
+				readFile: (path: string) => readFileSync(path, 'utf8'),
+			});
 		case '--help':
 		case '-h':
 		case 'help':

@@ -67,7 +67,10 @@ function formatTable(records: readonly StatusRecord[], colour: boolean): string 
 	const widths = header.map((title, column) =>
 		Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
 	);
-	const pad = (cells: readonly string[]): string[] => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)));
+	const pad = (cells: readonly string[]): string[] =>
+		cells.map((cell, column) =>
+			column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0),
+		);
 	const lines = [pad(header).join('  ').trimEnd()];
 	rows.forEach((row, index) => {
 		const cells = pad(row);
@@ -109,7 +112,9 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		else if (argument === '--fail-on' || argument.startsWith('--fail-on=')) {
 			const value = argument.includes('=') ? argument.slice('--fail-on='.length) : argv[++index];
 			if (value !== 'error' && value !== 'warning') {
-				io.stderr(`kube-status-lens: --fail-on takes error or warning, not ${value ?? 'nothing'}\n`);
+				io.stderr(
+					`kube-status-lens: --fail-on takes error or warning, not ${value ?? 'nothing'}\n`,
+				);
 				return 2;
 			}
 			failOn = value;
@@ -144,7 +149,9 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		}
 		const parsed = parseManifests(text, { fileName: file });
 		for (const problem of parsed.problems) {
-			io.stderr(`${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.message}\n`);
+			io.stderr(
+				`${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.message}\n`,
+			);
 			inputError = true;
 		}
 		for (const entry of parsed.objects) {
@@ -165,7 +172,13 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 	if (inputError) return 2;
 	if (failOn !== undefined) {
 		const threshold = toneRank(failOn);
-		if (records.some((record) => toneRank(record.tone) >= threshold && (record.tone === 'warning' || record.tone === 'error'))) {
+		if (
+			records.some(
+				(record) =>
+					toneRank(record.tone) >= threshold &&
+					(record.tone === 'warning' || record.tone === 'error'),
+			)
+		) {
 			return 1;
 		}
 	}

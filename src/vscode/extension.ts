@@ -23,23 +23,34 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	graph.addRoot(workspaceRootId, 'Workspace manifests', 'file');
 	const provider = new ResourceTreeProvider(graph);
 	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
-	const view = vscode.window.createTreeView('kubeStatusLens.resources', { treeDataProvider: provider, showCollapseAll: true });
+	const view = vscode.window.createTreeView('kubeStatusLens.resources', {
+		treeDataProvider: provider,
+		showCollapseAll: true,
+	});
 	const explain = new ExplainProvider(graph);
-	const statusBar = vscode.window.createStatusBarItem('kubeStatusLens.problems', vscode.StatusBarAlignment.Left, 10);
+	const statusBar = vscode.window.createStatusBarItem(
+		'kubeStatusLens.problems',
+		vscode.StatusBarAlignment.Left,
+		10,
+	);
 	statusBar.name = 'Kube Status Lens problems';
 	statusBar.command = 'kubeStatusLens.resources.focus';
 
 	const refreshSummary = (): void => {
 		const problems = graph.problemCount();
 		const objects = graph.objectCount();
-		view.badge = problems > 0 ? { value: problems, tooltip: `${problems} resource(s) in error` } : undefined;
+		view.badge =
+			problems > 0 ? { value: problems, tooltip: `${problems} resource(s) in error` } : undefined;
 		void vscode.commands.executeCommand('setContext', 'kubeStatusLens.hasResources', objects > 0);
 		if (objects === 0) {
 			statusBar.hide();
 			return;
 		}
 		statusBar.text = problems > 0 ? `$(error) ${problems} in error` : '$(pass) all ready';
-		statusBar.tooltip = problems > 0 ? `Kube Status Lens: ${problems} resource(s) in error of ${objects}` : `Kube Status Lens: no resource in error (${objects} read)`;
+		statusBar.tooltip =
+			problems > 0
+				? `Kube Status Lens: ${problems} resource(s) in error of ${objects}`
+				: `Kube Status Lens: no resource in error (${objects} read)`;
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();
 	};
@@ -53,13 +64,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const ensureStarted = (): Promise<void> => {
 		started ??= manifests.start().then(
 			() => {
-				log.info(`Workspace manifests read ${Date.now() - activatedAt} ms after activation: ${graph.objectCount()} object(s).`);
+				log.info(
+					`Workspace manifests read ${Date.now() - activatedAt} ms after activation: ${graph.objectCount()} object(s).`,
+				);
 				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
 				provider.refreshAll();
 				refreshSummary();
 			},
 			(error: unknown) => {
-				log.warn(`Reading workspace manifests failed: ${error instanceof Error ? error.message : String(error)}`);
+				log.warn(
+					`Reading workspace manifests failed: ${error instanceof Error ? error.message : String(error)}`,
+				);
 				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
 			},
 		);
@@ -80,7 +95,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		}),
 		vscode.workspace.onDidChangeConfiguration((event) => {
 			if (event.affectsConfiguration('kubeStatusLens.tree.problemsOnly')) {
-				void vscode.commands.executeCommand(readProblemsOnly() ? 'kubeStatusLens.tree.showOnlyProblems' : 'kubeStatusLens.tree.showAll');
+				void vscode.commands.executeCommand(
+					readProblemsOnly()
+						? 'kubeStatusLens.tree.showOnlyProblems'
+						: 'kubeStatusLens.tree.showAll',
+				);
 			}
 		}),
 	);

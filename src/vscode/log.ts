@@ -10,7 +10,8 @@ export interface Log extends vscode.Disposable {
 /** A lazily created LogOutputChannel named "Kube Status Lens". */
 export function createLog(): Log {
 	let channel: vscode.LogOutputChannel | undefined;
-	const get = (): vscode.LogOutputChannel => (channel ??= vscode.window.createOutputChannel('Kube Status Lens', { log: true }));
+	const get = (): vscode.LogOutputChannel =>
+		(channel ??= vscode.window.createOutputChannel('Kube Status Lens', { log: true }));
 	return {
 		info: (message) => get().info(message),
 		warn: (message) => get().warn(message),

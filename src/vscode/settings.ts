@@ -9,7 +9,9 @@ export const settingKeys = [
 ] as const;
 
 function stringArray(value: unknown, fallback: readonly string[]): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [...fallback];
+	return Array.isArray(value)
+		? value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '')
+		: [...fallback];
 }
 
 /** Which workspace files to read. */
@@ -32,12 +34,16 @@ export function readWorkspaceSettings(scope?: vscode.ConfigurationScope): Worksp
 
 /** Typed read of kubeStatusLens.tree.problemsOnly. */
 export function readProblemsOnly(): boolean {
-	return vscode.workspace.getConfiguration('kubeStatusLens.tree').get<boolean>('problemsOnly') === true;
+	return (
+		vscode.workspace.getConfiguration('kubeStatusLens.tree').get<boolean>('problemsOnly') === true
+	);
 }
 
 /** Globs of `search.exclude` entries that are on, for a folder (files.exclude is applied by findFiles itself). */
 export function readSearchExcludes(scope?: vscode.ConfigurationScope): string[] {
-	const excludes = vscode.workspace.getConfiguration('search', scope).get<Record<string, unknown>>('exclude') ?? {};
+	const excludes =
+		vscode.workspace.getConfiguration('search', scope).get<Record<string, unknown>>('exclude') ??
+		{};
 	return Object.entries(excludes)
 		.filter(([, on]) => on === true)
 		.map(([glob]) => glob);

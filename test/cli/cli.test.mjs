@@ -12,7 +12,10 @@ const cli = join(root, 'dist/cli.cjs');
 const examples = join(root, 'examples/workspace');
 
 function run(...args) {
-	const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+	const result = spawnSync(process.execPath, [cli, ...args], {
+		encoding: 'utf8',
+		env: { ...process.env, NO_COLOR: '1' },
+	});
 	return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -80,7 +83,20 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 
 	it('prints every field of a record with kstatus and Argo CD health', () => {
 		const [record] = records(join(examples, 'flux/dump.yaml'));
-		for (const key of ['apiVersion', 'kind', 'namespace', 'name', 'system', 'state', 'tone', 'message', 'observed', 'kstatus', 'health', 'computed']) {
+		for (const key of [
+			'apiVersion',
+			'kind',
+			'namespace',
+			'name',
+			'system',
+			'state',
+			'tone',
+			'message',
+			'observed',
+			'kstatus',
+			'health',
+			'computed',
+		]) {
 			assert.ok(key in record, `missing ${key}`);
 		}
 		assert.deepEqual(record.kstatus, { status: 'Current', message: 'Resource is Ready' });
@@ -98,14 +114,23 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 
 	it('exits 1 with --fail-on when an object is in error, 0 when none is', () => {
 		assert.equal(run('status', '--fail-on', 'error', join(examples, 'harbor/dump.yaml')).code, 1);
-		assert.equal(run('status', '--fail-on', 'error', join(examples, 'flux/helmrepositories.yaml')).code, 0);
+		assert.equal(
+			run('status', '--fail-on', 'error', join(examples, 'flux/helmrepositories.yaml')).code,
+			0,
+		);
 		assert.equal(run('status', '--fail-on', 'warning', join(examples, 'aso/dump.yaml')).code, 1);
 	});
 
 	it('exits 2 on a broken file, names file and line, and still reports the other files', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'ksl-cli-'));
-		writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n');
-		writeFileSync(join(dir, 'ok.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n');
+		writeFileSync(
+			join(dir, 'broken.yaml'),
+			'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n',
+		);
+		writeFileSync(
+			join(dir, 'ok.yaml'),
+			'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n',
+		);
 		const result = run('status', '--json', dir);
 		assert.equal(result.code, 2);
 		assert.match(result.stderr, /broken\.yaml:\d+:\d+: /);
@@ -125,7 +150,10 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 		const list = JSON.parse(result.stdout);
 		assert.ok(list.length > 20);
 		for (const system of ['fleet', 'kubestellar', 'harbor', 'flux', 'aso']) {
-			assert.ok(list.some((entry) => entry.system === system), `no ${system} object`);
+			assert.ok(
+				list.some((entry) => entry.system === system),
+				`no ${system} object`,
+			);
 		}
 	});
 });

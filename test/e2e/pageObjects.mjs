@@ -40,7 +40,9 @@ export class TreeView {
 			await this.page.waitForTimeout(200);
 			await row.locator('.label-name').first().hover();
 			try {
-				const hover = this.page.locator('.monaco-hover, .workbench-hover', { hasText: expected }).first();
+				const hover = this.page
+					.locator('.monaco-hover, .workbench-hover', { hasText: expected })
+					.first();
 				await hover.waitFor({ state: 'visible', timeout: 5_000 });
 				return hover;
 			} catch (error) {
@@ -78,7 +80,10 @@ export class CommandPalette {
 		const input = this.page.locator('.quick-input-widget input');
 		await input.waitFor({ timeout: 10_000 });
 		await input.fill(`>${title}`);
-		await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+		await this.page
+			.locator('.quick-input-list .monaco-list-row', { hasText: title })
+			.first()
+			.waitFor({ timeout: 10_000 });
 		await this.page.keyboard.press('Enter');
 	}
 }

@@ -21,8 +21,12 @@ export async function runStories(page, { out }) {
 			console.log(`[e2e] ok - ${title}`);
 		} catch (error) {
 			failures++;
-			console.log(`[e2e] FAIL - ${title}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-			await page.screenshot({ path: join(out, `failed-${title.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+			console.log(
+				`[e2e] FAIL - ${title}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+			);
+			await page
+				.screenshot({ path: join(out, `failed-${title.replace(/\W+/g, '-')}.png`) })
+				.catch(() => {});
 		}
 	};
 
@@ -33,7 +37,13 @@ export async function runStories(page, { out }) {
 	let box;
 	for (const sash of await page.locator('.monaco-sash.vertical').all()) {
 		const candidate = await sash.boundingBox();
-		if (candidate && sidebar && Math.abs(candidate.x + candidate.width / 2 - (sidebar.x + sidebar.width)) < 6) box = candidate;
+		if (
+			candidate &&
+			sidebar &&
+			Math.abs(candidate.x + candidate.width / 2 - (sidebar.x + sidebar.width)) < 6
+		) {
+			box = candidate;
+		}
 	}
 	if (box) {
 		await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -42,32 +52,49 @@ export async function runStories(page, { out }) {
 		await page.mouse.up();
 	}
 
-	await story('a user opens the view and sees the Fleet rollout with its failing cluster first', async () => {
-		await activityBar.open('Kube Status Lens');
-		await tree.waitForRow('Workspace manifests');
-		await tree.expand('Fleet');
-		await tree.expand('GitRepos');
-		await tree.waitForRow('ErrApplied');
-		await shot('tree.png');
-	});
+	await story(
+		'a user opens the view and sees the Fleet rollout with its failing cluster first',
+		async () => {
+			await activityBar.open('Kube Status Lens');
+			await tree.waitForRow('Workspace manifests');
+			await tree.expand('Fleet');
+			await tree.expand('GitRepos');
+			await tree.waitForRow('ErrApplied');
+			await shot('tree.png');
+		},
+	);
 
 	await story('a user hovers a GitRepo and reads why it is not ready', async () => {
 		await tree.hover('fleet-default/shop', 'ErrApplied');
 		await shot('tooltip.png');
 	});
 
-	await story('a user asks to explain a status and reads the chain down to the failing resource', async () => {
-		await page.mouse.move(700, 700);
-		await palette.run('Kube Status Lens: Explain Status');
-		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'GitRepo' }).first().waitFor({ timeout: 10_000 });
-		await page.waitForTimeout(300);
-		await page.keyboard.press('Enter');
-		await editors.waitForTab('Explain');
-		// The Markdown preview renders in a webview once the built-in Markdown extension has activated.
-		await page.locator('.statusbar', { hasText: 'Activating Extensions' }).waitFor({ state: 'detached', timeout: 30_000 }).catch(() => {});
-		await page.frameLocator('iframe.webview').frameLocator('iframe').locator('h1').first().waitFor({ timeout: 30_000 });
-		await shot('explain.png');
-	});
+	await story(
+		'a user asks to explain a status and reads the chain down to the failing resource',
+		async () => {
+			await page.mouse.move(700, 700);
+			await palette.run('Kube Status Lens: Explain Status');
+			await page
+				.locator('.quick-input-list .monaco-list-row', { hasText: 'GitRepo' })
+				.first()
+				.waitFor({ timeout: 10_000 });
+			await page.waitForTimeout(300);
+			await page.keyboard.press('Enter');
+			await editors.waitForTab('Explain');
+			// The Markdown preview renders in a webview once the built-in Markdown extension has activated.
+			await page
+				.locator('.statusbar', { hasText: 'Activating Extensions' })
+				.waitFor({ state: 'detached', timeout: 30_000 })
+				.catch(() => {});
+			await page
+				.frameLocator('iframe.webview')
+				.frameLocator('iframe')
+				.locator('h1')
+				.first()
+				.waitFor({ timeout: 30_000 });
+			await shot('explain.png');
+		},
+	);
 
 	return failures === 0 ? 0 : 1;
 }

@@ -11,6 +11,8 @@ export async function run(): Promise<void> {
 	if (process.env.KSL_SUITE === 'multiroot') await import('./suite/multiroot.test.ts');
 	else await import('./suite/tree.test.ts');
 	await new Promise<void>((resolve, reject) => {
-		mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
+		mocha.run((failures) =>
+			failures ? reject(new Error(`${failures} test(s) failed`)) : resolve(),
+		);
 	});
 }

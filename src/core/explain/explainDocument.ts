@@ -8,7 +8,9 @@ import { stateLabel } from './tooltip.ts';
 const maxDepth = 8;
 
 function titleOf(node: TreeNode): string {
-	const kind = node.ref?.kind ?? (node.kind === 'dependency' ? 'Dependency' : node.kind === 'resource' ? 'Resource' : '');
+	const kind =
+		node.ref?.kind ??
+		(node.kind === 'dependency' ? 'Dependency' : node.kind === 'resource' ? 'Resource' : '');
 	return kind && !node.label.startsWith(kind) ? `${kind} ${node.label}` : node.label;
 }
 
@@ -43,13 +45,20 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 	const start = graph.node(nodeId);
 	if (!start) return '# Nothing to explain\n\nThe item is no longer in the tree.';
 	const chain: TreeNode[] = [start];
-	for (let node = blockingChild(graph, start); node && chain.length < maxDepth; node = blockingChild(graph, node)) {
+	for (
+		let node = blockingChild(graph, start);
+		node && chain.length < maxDepth;
+		node = blockingChild(graph, node)
+	) {
 		chain.push(node);
 	}
 	const lines: string[] = [];
 	lines.push(`# ${escapeMarkdown(titleOf(start))}`, '');
 	const ready = start.tone === 'ok';
-	lines.push(`**${escapeMarkdown(stateOf(start))}**${start.result?.message ? ` — ${escapeMarkdown(truncate(start.result.message, 500))}` : ''}`, '');
+	lines.push(
+		`**${escapeMarkdown(stateOf(start))}**${start.result?.message ? ` — ${escapeMarkdown(truncate(start.result.message, 500))}` : ''}`,
+		'',
+	);
 	if (ready) {
 		lines.push('Nothing blocks it: every part below it is ready.', '');
 	} else if (chain.length > 1) {
@@ -59,16 +68,26 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 		chain.forEach((node, index) => {
 			// The message was printed above for the first step; a step that repeats its parent's message says only its state.
 			const message = node.result?.message ?? node.message ?? '';
-			const shown = index > 0 && message && message !== previousMessage ? `: ${escapeMarkdown(truncate(message, 240))}` : '';
+			const shown =
+				index > 0 && message && message !== previousMessage
+					? `: ${escapeMarkdown(truncate(message, 240))}`
+					: '';
 			previousMessage = message;
-			lines.push(`${index + 1}. **${escapeMarkdown(titleOf(node))}** is ${escapeMarkdown(stateOf(node))}${shown}`);
+			lines.push(
+				`${index + 1}. **${escapeMarkdown(titleOf(node))}** is ${escapeMarkdown(stateOf(node))}${shown}`,
+			);
 			const meaning = meaningOf(node);
 			if (meaning) lines.push(`   ${escapeMarkdown(meaning.meaning)}`);
 		});
 		lines.push('');
 	}
 	if (start.disagreement) {
-		lines.push('## The controller and the children disagree', '', escapeMarkdown(start.disagreement), '');
+		lines.push(
+			'## The controller and the children disagree',
+			'',
+			escapeMarkdown(start.disagreement),
+			'',
+		);
 	}
 	const deepest = [...chain].reverse().find((node) => meaningOf(node)?.action);
 	const action = deepest ? meaningOf(deepest)?.action : undefined;
@@ -76,28 +95,47 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 	const reasons = start.result?.reasons ?? [];
 	if (reasons.length > 0) {
 		lines.push('## Details', '');
-		for (const reason of reasons.slice(0, 12)) lines.push(`- ${escapeMarkdown(truncate(reason, 400))}`);
+		for (const reason of reasons.slice(0, 12)) {
+			lines.push(`- ${escapeMarkdown(truncate(reason, 400))}`);
+		}
 		lines.push('');
 	}
 	const object = start.objectKey ? graph.objectOf(start.rootId, start.objectKey) : undefined;
 	const { conditions } = readConditions(object);
 	if (conditions.length > 0) {
-		lines.push('## Conditions', '', '| Type | Status | Reason | Message |', '| --- | --- | --- | --- |');
+		lines.push(
+			'## Conditions',
+			'',
+			'| Type | Status | Reason | Message |',
+			'| --- | --- | --- | --- |',
+		);
 		for (const condition of conditions.slice(0, 20)) {
-			lines.push(`| ${escapeTableCell(condition.type, 40)} | ${escapeTableCell(condition.status + (condition.severity ? ` · ${condition.severity}` : ''), 30)} | ${escapeTableCell(condition.reason ?? '', 40)} | ${escapeTableCell(condition.message ?? '', 200)} |`);
+			lines.push(
+				`| ${escapeTableCell(condition.type, 40)} | ${escapeTableCell(condition.status + (condition.severity ? ` · ${condition.severity}` : ''), 30)} | ${escapeTableCell(condition.reason ?? '', 40)} | ${escapeTableCell(condition.message ?? '', 200)} |`,
+			);
 		}
 		lines.push('');
 	}
 	if (start.result) {
 		lines.push('## What other tools will say', '');
-		lines.push(`- kstatus: **${escapeMarkdown(start.result.kstatus.status)}**${start.result.kstatus.message ? ` — ${escapeMarkdown(start.result.kstatus.message)}` : ''}`);
-		lines.push(start.result.health ? `- Argo CD health: **${escapeMarkdown(start.result.health.status)}**${start.result.health.message ? ` — ${escapeMarkdown(start.result.health.message)}` : ''}` : '- Argo CD has no health check for this kind.');
+		lines.push(
+			`- kstatus: **${escapeMarkdown(start.result.kstatus.status)}**${start.result.kstatus.message ? ` — ${escapeMarkdown(start.result.kstatus.message)}` : ''}`,
+		);
+		lines.push(
+			start.result.health
+				? `- Argo CD health: **${escapeMarkdown(start.result.health.status)}**${start.result.health.message ? ` — ${escapeMarkdown(start.result.health.message)}` : ''}`
+				: '- Argo CD has no health check for this kind.',
+		);
 		lines.push('');
 	}
 	const sources = start.sources ?? [];
 	if (sources.length > 0) {
 		lines.push('## Read from', '');
-		for (const source of sources.slice(0, 10)) lines.push(`- ${escapeMarkdown(`${source.label ?? source.sourceId}${source.line === undefined ? '' : `:${source.line + 1}`}`)}`);
+		for (const source of sources.slice(0, 10)) {
+			lines.push(
+				`- ${escapeMarkdown(`${source.label ?? source.sourceId}${source.line === undefined ? '' : `:${source.line + 1}`}`)}`,
+			);
+		}
 		lines.push('');
 	}
 	return lines.join('\n');
@@ -107,12 +145,22 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 export function statusSummaryText(graph: ResourceGraph, nodeId: string): string {
 	const node = graph.node(nodeId);
 	if (!node) return '';
-	const lines = [`${titleOf(node)}: ${stateOf(node)}${node.result?.message ? ` — ${node.result.message}` : ''}`];
-	for (let child = blockingChild(graph, node), depth = 1; child && depth < maxDepth; child = blockingChild(graph, child), depth++) {
-		lines.push(`${'  '.repeat(depth)}└ ${titleOf(child)}: ${stateOf(child)}${child.result?.message || child.message ? ` — ${child.result?.message ?? child.message}` : ''}`);
+	const lines = [
+		`${titleOf(node)}: ${stateOf(node)}${node.result?.message ? ` — ${node.result.message}` : ''}`,
+	];
+	for (
+		let child = blockingChild(graph, node), depth = 1;
+		child && depth < maxDepth;
+		child = blockingChild(graph, child), depth++
+	) {
+		lines.push(
+			`${'  '.repeat(depth)}└ ${titleOf(child)}: ${stateOf(child)}${child.result?.message || child.message ? ` — ${child.result?.message ?? child.message}` : ''}`,
+		);
 	}
 	if (node.result) {
-		lines.push(`kstatus: ${node.result.kstatus.status}; Argo CD: ${node.result.health?.status ?? 'no check'}`);
+		lines.push(
+			`kstatus: ${node.result.kstatus.status}; Argo CD: ${node.result.health?.status ?? 'no check'}`,
+		);
 	}
 	return lines.join('\n');
 }

@@ -46,7 +46,9 @@ function isKubernetesObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isList(value: Record<string, unknown>): boolean {
-	return typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items);
+	return (
+		typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)
+	);
 }
 
 const zeroRange: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -60,7 +62,10 @@ function isTemplate(text: string): boolean {
  * Reads every Kubernetes object from a YAML or JSON text: multi-document YAML, `kind: List` (kubectl get -o yaml),
  * JSON. Never throws: syntax errors come back as problems with positions.
  */
-export function parseManifests(text: string, options: { readonly fileName?: string } = {}): ParseResult {
+export function parseManifests(
+	text: string,
+	options: { readonly fileName?: string } = {},
+): ParseResult {
 	const lineCounter = new LineCounter();
 	const problems: ParseProblem[] = [];
 	const objects: ParsedObject[] = [];
@@ -113,12 +118,16 @@ export function parseManifests(text: string, options: { readonly fileName?: stri
 			const items = value.items as unknown[];
 			const itemsNode = isMap(documentNode) ? documentNode.get('items', true) : undefined;
 			items.forEach((item, itemIndex) => {
-				const itemNode = isSeq(itemsNode) ? (itemsNode.items[itemIndex] as Node | undefined) : undefined;
+				const itemNode = isSeq(itemsNode)
+					? (itemsNode.items[itemIndex] as Node | undefined)
+					: undefined;
 				if (!isKubernetesObject(item)) {
 					problems.push({
 						code: 'not-an-object',
 						message: `items[${itemIndex}] of the ${String(value.kind)} is not a Kubernetes object (apiVersion and kind are required)`,
-						range: itemNode?.range ? rangeOfSpan(lineCounter, itemNode.range[0], itemNode.range[1]) : documentRange,
+						range: itemNode?.range
+							? rangeOfSpan(lineCounter, itemNode.range[0], itemNode.range[1])
+							: documentRange,
 					});
 					return;
 				}
@@ -126,7 +135,9 @@ export function parseManifests(text: string, options: { readonly fileName?: stri
 					object: item,
 					documentIndex,
 					itemIndex,
-					range: itemNode?.range ? rangeOfSpan(lineCounter, itemNode.range[0], itemNode.range[1]) : documentRange,
+					range: itemNode?.range
+						? rangeOfSpan(lineCounter, itemNode.range[0], itemNode.range[1])
+						: documentRange,
 					...(itemNode ? { node: itemNode } : {}),
 				});
 			});

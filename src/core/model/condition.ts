@@ -27,7 +27,9 @@ function optionalString(record: Record<string, unknown>, key: string): string | 
 
 /** Reads a list of conditions (any value), never throwing; entries that are not objects with a string `type` are reported. */
 export function readConditionArray(value: unknown, where = 'status.conditions'): ConditionList {
-	if (value === undefined || value === null) return { conditions: [], present: false, problems: [] };
+	if (value === undefined || value === null) {
+		return { conditions: [], present: false, problems: [] };
+	}
 	if (!Array.isArray(value)) {
 		return { conditions: [], present: true, problems: [`${where} is not a list`] };
 	}
@@ -43,7 +45,14 @@ export function readConditionArray(value: unknown, where = 'status.conditions'):
 			-readonly [K in keyof Condition]: Condition[K];
 		} = {
 			type: entry.type,
-			status: typeof status === 'string' ? status : typeof status === 'boolean' ? (status ? 'True' : 'False') : '',
+			status:
+				typeof status === 'string'
+					? status
+					: typeof status === 'boolean'
+						? status
+							? 'True'
+							: 'False'
+						: '',
 		};
 		const reason = optionalString(entry, 'reason');
 		if (reason !== undefined) condition.reason = reason;
@@ -70,7 +79,10 @@ export function readConditions(object: unknown): ConditionList {
 }
 
 /** The first condition of a type, as kstatus and most controllers look it up. */
-export function findCondition(conditions: readonly Condition[], type: string): Condition | undefined {
+export function findCondition(
+	conditions: readonly Condition[],
+	type: string,
+): Condition | undefined {
 	return conditions.find((condition) => condition.type === type);
 }
 

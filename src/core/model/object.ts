@@ -25,7 +25,10 @@ export function getPath(value: unknown, ...path: readonly string[]): unknown {
 }
 
 /** The record at a path, or undefined. */
-export function getRecord(value: unknown, ...path: readonly string[]): Record<string, unknown> | undefined {
+export function getRecord(
+	value: unknown,
+	...path: readonly string[]
+): Record<string, unknown> | undefined {
 	const found = getPath(value, ...path);
 	return isRecord(found) ? found : undefined;
 }
@@ -49,7 +52,10 @@ export function getBool(value: unknown, ...path: readonly string[]): boolean | u
 }
 
 /** The array at a path, or undefined when absent or not an array. */
-export function getArray(value: unknown, ...path: readonly string[]): readonly unknown[] | undefined {
+export function getArray(
+	value: unknown,
+	...path: readonly string[]
+): readonly unknown[] | undefined {
 	const found = getPath(value, ...path);
 	return Array.isArray(found) ? found : undefined;
 }

@@ -11,7 +11,13 @@ export function isAsoGroup(group: string): boolean {
 const alphaStateAnnotation = 'resource-state.infra.azure.com';
 const alphaErrorAnnotation = 'resource-error.infra.azure.com';
 
-function verdict(state: string, tone: Tone, message: string, reasons: string[], observed: boolean): SystemVerdict {
+function verdict(
+	state: string,
+	tone: Tone,
+	message: string,
+	reasons: string[],
+	observed: boolean,
+): SystemVerdict {
 	return { system: 'aso', state, tone, message, reasons, observed };
 }
 
@@ -27,28 +33,52 @@ function computeAsoV1Status(object: unknown, observed: boolean): SystemVerdict {
 	const state = getString(object, 'status', 'state') ?? '';
 	const message = getString(object, 'status', 'message') ?? '';
 	if (getBool(object, 'status', 'failedProvisioning') === true) {
-		return verdict(state || 'Failed', 'error', message || 'Provisioning failed', [
-			'status.failedProvisioning is true: the operator could not provision the resource in Azure.',
-		], true);
+		return verdict(
+			state || 'Failed',
+			'error',
+			message || 'Provisioning failed',
+			[
+				'status.failedProvisioning is true: the operator could not provision the resource in Azure.',
+			],
+			true,
+		);
 	}
 	if (getBool(object, 'status', 'provisioning') === true) {
-		return verdict(state || 'Provisioning', 'progressing', message || 'Provisioning', [
-			'status.provisioning is true: a request to Azure is in progress.',
-		], true);
+		return verdict(
+			state || 'Provisioning',
+			'progressing',
+			message || 'Provisioning',
+			['status.provisioning is true: a request to Azure is in progress.'],
+			true,
+		);
 	}
 	if (getBool(object, 'status', 'provisioned') === true) {
-		return verdict(state || 'Succeeded', 'ok', message || 'Provisioned', [
-			'status.provisioned is true: the resource exists in Azure as specified.',
-		], true);
+		return verdict(
+			state || 'Succeeded',
+			'ok',
+			message || 'Provisioned',
+			['status.provisioned is true: the resource exists in Azure as specified.'],
+			true,
+		);
 	}
 	if (!observed) {
-		return verdict('Unknown', 'unknown', 'No status: the operator has not seen this resource yet', [
-			'The object carries no status (a manifest not yet applied, or not yet seen by the operator).',
-		], false);
+		return verdict(
+			'Unknown',
+			'unknown',
+			'No status: the operator has not seen this resource yet',
+			[
+				'The object carries no status (a manifest not yet applied, or not yet seen by the operator).',
+			],
+			false,
+		);
 	}
-	return verdict(state || 'Unknown', 'unknown', message || 'No provisioning flag is set', [
-		'None of provisioning, provisioned or failedProvisioning is true.',
-	], true);
+	return verdict(
+		state || 'Unknown',
+		'unknown',
+		message || 'No provisioning flag is set',
+		['None of provisioning, provisioned or failedProvisioning is true.'],
+		true,
+	);
 }
 
 /** Status of an ASO v2 alpha resource that carries its state in annotations. */
@@ -61,10 +91,16 @@ function computeAsoAlphaStatus(state: string, error: string | undefined): System
 		Accepted: 'progressing',
 	};
 	const tone = tones[state] ?? 'unknown';
-	return verdict(state, tone, error || state, [
-		`Annotation ${alphaStateAnnotation} is ${state} (ASO v2 alpha keeps its state in annotations).`,
-		...(error ? [`Annotation ${alphaErrorAnnotation}: ${error}`] : []),
-	], false);
+	return verdict(
+		state,
+		tone,
+		error || state,
+		[
+			`Annotation ${alphaStateAnnotation} is ${state} (ASO v2 alpha keeps its state in annotations).`,
+			...(error ? [`Annotation ${alphaErrorAnnotation}: ${error}`] : []),
+		],
+		false,
+	);
 }
 
 /**
@@ -75,20 +111,31 @@ export function computeAsoStatus(object: unknown): SystemVerdict {
 	const status = getPath(object, 'status');
 	const observed = status !== undefined && status !== null;
 	if (observed && !isRecord(status)) {
-		return verdict('Unknown', 'unknown', 'status is not an object', ['status is not an object'], true);
+		return verdict(
+			'Unknown',
+			'unknown',
+			'status is not an object',
+			['status is not an object'],
+			true,
+		);
 	}
 	const group = (getString(object, 'apiVersion') ?? '').split('/')[0] ?? '';
 	if (group === 'azure.microsoft.com') return computeAsoV1Status(object, observed);
 
 	const { conditions, problems } = readConditions(object);
-	if (problems.length > 0) return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
+	if (problems.length > 0) {
+		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
+	}
 	const ready = findCondition(conditions, 'Ready');
 	if (!ready) {
 		const annotations = getRecord(object, 'metadata', 'annotations');
 		const alphaState = annotations?.[alphaStateAnnotation];
 		if (typeof alphaState === 'string' && alphaState) {
 			const alphaError = annotations?.[alphaErrorAnnotation];
-			return computeAsoAlphaStatus(alphaState, typeof alphaError === 'string' ? alphaError : undefined);
+			return computeAsoAlphaStatus(
+				alphaState,
+				typeof alphaError === 'string' ? alphaError : undefined,
+			);
 		}
 		return verdict(
 			'Unknown',
@@ -119,9 +166,13 @@ export function computeAsoStatus(object: unknown): SystemVerdict {
 			reasons.push(`Ready is False with severity ${severity}.`);
 		} else {
 			tone = 'warning';
-			reasons.push('Ready is False but has no severity: ASO always sets one on False, so the severity is missing.');
+			reasons.push(
+				'Ready is False but has no severity: ASO always sets one on False, so the severity is missing.',
+			);
 		}
-		if (reason === 'Deleting' || reason === 'Reconciling') tone = severityTone === 'error' ? 'error' : 'progressing';
+		if (reason === 'Deleting' || reason === 'Reconciling') {
+			tone = severityTone === 'error' ? 'error' : 'progressing';
+		}
 	} else {
 		tone = 'progressing';
 		reasons.push(`Ready is ${ready.status || 'empty'}: the operator is still working.`);
@@ -133,7 +184,11 @@ export function computeAsoStatus(object: unknown): SystemVerdict {
 
 	const generation = getInt(object, 'metadata', 'generation');
 	const conditionGeneration = ready.observedGeneration;
-	if (generation !== undefined && conditionGeneration !== undefined && conditionGeneration < generation) {
+	if (
+		generation !== undefined &&
+		conditionGeneration !== undefined &&
+		conditionGeneration < generation
+	) {
 		reasons.unshift(
 			`Stale: Ready describes generation ${conditionGeneration}, but the spec is at generation ${generation}; the operator has not processed the latest change yet.`,
 		);

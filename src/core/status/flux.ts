@@ -62,10 +62,7 @@ export function computeFluxStatus(object: unknown): SystemVerdict {
 		return verdict(
 			'Stalled',
 			stalled.message || stalled.reason || 'Stalled',
-			[
-				describe(stalled),
-				'The controller will not retry until the spec changes.',
-			],
+			[describe(stalled), 'The controller will not retry until the spec changes.'],
 			observed,
 		);
 	}
@@ -105,8 +102,15 @@ export function computeFluxStatus(object: unknown): SystemVerdict {
 		const base = primary?.message || ready?.message || primary?.reason || 'Reconciliation failed';
 		const reasons = failures.map(describe);
 		if (ready?.status === 'False') reasons.unshift(describe(ready));
-		if (retrying) reasons.push('The controller is retrying with exponential backoff (ProgressingWithRetry).');
-		return verdict('Failed', retrying ? `${base} (retrying)` : base, [...reasons, ...typeProblems], true);
+		if (retrying) {
+			reasons.push('The controller is retrying with exponential backoff (ProgressingWithRetry).');
+		}
+		return verdict(
+			'Failed',
+			retrying ? `${base} (retrying)` : base,
+			[...reasons, ...typeProblems],
+			true,
+		);
 	}
 
 	const generation = getInt(object, 'metadata', 'generation');
@@ -114,7 +118,12 @@ export function computeFluxStatus(object: unknown): SystemVerdict {
 	const outdated = findCondition(conditions, 'ArtifactOutdated');
 	const notObserved =
 		generation !== undefined && observedGeneration !== undefined && observedGeneration < generation;
-	if (reconciling?.status === 'True' || outdated?.status === 'True' || notObserved || ready?.status === 'Unknown') {
+	if (
+		reconciling?.status === 'True' ||
+		outdated?.status === 'True' ||
+		notObserved ||
+		ready?.status === 'Unknown'
+	) {
 		const reasons: string[] = [];
 		if (reconciling?.status === 'True') reasons.push(describe(reconciling));
 		if (outdated?.status === 'True') reasons.push(describe(outdated));
@@ -139,7 +148,9 @@ export function computeFluxStatus(object: unknown): SystemVerdict {
 		return verdict(
 			'Unknown',
 			'No status: the controller has not reconciled this object yet',
-			['The object carries no status (a manifest not yet applied, or not yet seen by the controller).'],
+			[
+				'The object carries no status (a manifest not yet applied, or not yet seen by the controller).',
+			],
 			false,
 		);
 	}

@@ -6,7 +6,12 @@ import type { SystemVerdict, Tone } from './result.ts';
 export type HarborState = 'healthy' | 'unhealthy' | 'creating';
 
 /** The four dependency conditions that decide the overall status; ConfigurationReady is deliberately not one. */
-export const harborDependencyConditions = ['StorageReady', 'DatabaseReady', 'CacheReady', 'ServiceReady'] as const;
+export const harborDependencyConditions = [
+	'StorageReady',
+	'DatabaseReady',
+	'CacheReady',
+	'ServiceReady',
+] as const;
 
 const harborTones: Readonly<Record<HarborState, Tone>> = {
 	healthy: 'ok',
@@ -36,24 +41,46 @@ export function computeHarborStatus(object: unknown): SystemVerdict {
 	const status = getPath(object, 'status');
 	const observed = status !== undefined && status !== null;
 	if (observed && !isRecord(status)) {
-		return { system: 'harbor', state: 'Unknown', tone: 'unknown', message: 'status is not an object', reasons: ['status is not an object'], observed: true };
+		return {
+			system: 'harbor',
+			state: 'Unknown',
+			tone: 'unknown',
+			message: 'status is not an object',
+			reasons: ['status is not an object'],
+			observed: true,
+		};
 	}
 	if (getString(object, 'kind') !== 'HarborCluster') {
 		return computeHarborComponentStatus(object, observed);
 	}
 	const { conditions, problems } = readConditions(object);
 	if (problems.length > 0) {
-		return { system: 'harbor', state: 'Unknown', tone: 'unknown', message: problems.join('; '), reasons: [...problems], observed };
+		return {
+			system: 'harbor',
+			state: 'Unknown',
+			tone: 'unknown',
+			message: problems.join('; '),
+			reasons: [...problems],
+			observed,
+		};
 	}
 	const computed = harborOverallStatusOf(object);
 	const written = getString(object, 'status', 'status');
 	// The operator's code writes "provisioning" where its docs say "creating": both mean the same state.
 	const writtenState: HarborState | undefined =
-		written === 'healthy' || written === 'unhealthy' ? written : written === 'creating' || written === 'provisioning' ? 'creating' : undefined;
+		written === 'healthy' || written === 'unhealthy'
+			? written
+			: written === 'creating' || written === 'provisioning'
+				? 'creating'
+				: undefined;
 	const state = writtenState ?? computed;
 	const reasons: string[] = [];
-	const falseOnes = harborDependencyConditions.filter((type) => findCondition(conditions, type)?.status === 'False');
-	const pending = harborDependencyConditions.filter((type) => findCondition(conditions, type)?.status !== 'True');
+	const falseOnes = harborDependencyConditions.filter(
+		(type) => findCondition(conditions, type)?.status === 'False',
+	);
+	const pending = harborDependencyConditions.filter(
+		(type) => findCondition(conditions, type)?.status !== 'True',
+	);
 	let message: string;
 	if (state === 'healthy') {
 		message = 'All four dependencies (storage, database, cache, Harbor service) are ready';
@@ -74,38 +101,87 @@ export function computeHarborStatus(object: unknown): SystemVerdict {
 		const condition = findCondition(conditions, type);
 		if (!condition) reasons.push(`${type} is not reported yet.`);
 		else if (condition.status !== 'True') {
-			reasons.push(`${type} is ${condition.status}${condition.reason ? ` (${condition.reason})` : ''}${condition.message ? `: ${condition.message}` : ''}`);
+			reasons.push(
+				`${type} is ${condition.status}${condition.reason ? ` (${condition.reason})` : ''}${condition.message ? `: ${condition.message}` : ''}`,
+			);
 		}
 	}
 	if (writtenState && writtenState !== computed) {
-		reasons.push(`The operator wrote "${written}", but the conditions say "${computed}": the status may be stale.`);
+		reasons.push(
+			`The operator wrote "${written}", but the conditions say "${computed}": the status may be stale.`,
+		);
 	}
 	const configuration = findCondition(conditions, 'ConfigurationReady');
 	if (configuration && configuration.status !== 'True') {
-		reasons.push(`ConfigurationReady is ${configuration.status}; it does not count towards the overall status.`);
+		reasons.push(
+			`ConfigurationReady is ${configuration.status}; it does not count towards the overall status.`,
+		);
 	}
 	if (!observed) {
 		reasons.unshift('The object carries no status: the operator starts in "creating".');
 	}
-	return { system: 'harbor', state, tone: harborTones[state], message, reasons, observed, computed: { status: computed } };
+	return {
+		system: 'harbor',
+		state,
+		tone: harborTones[state],
+		message,
+		reasons,
+		observed,
+		computed: { status: computed },
+	};
 }
 
 /** Harbor component CRs (Harbor, Core, Registry, ...) carry kstatus-style InProgress/Failed conditions. */
 function computeHarborComponentStatus(object: unknown, observed: boolean): SystemVerdict {
 	const { conditions, problems } = readConditions(object);
 	if (problems.length > 0) {
-		return { system: 'harbor', state: 'Unknown', tone: 'unknown', message: problems.join('; '), reasons: [...problems], observed };
+		return {
+			system: 'harbor',
+			state: 'Unknown',
+			tone: 'unknown',
+			message: problems.join('; '),
+			reasons: [...problems],
+			observed,
+		};
 	}
 	const failed = findCondition(conditions, 'Failed');
 	if (failed?.status === 'True') {
-		return { system: 'harbor', state: 'Failed', tone: 'error', message: failed.message || failed.reason || 'Failed', reasons: ['Failed is True.'], observed };
+		return {
+			system: 'harbor',
+			state: 'Failed',
+			tone: 'error',
+			message: failed.message || failed.reason || 'Failed',
+			reasons: ['Failed is True.'],
+			observed,
+		};
 	}
 	const inProgress = findCondition(conditions, 'InProgress');
 	if (inProgress?.status === 'True') {
-		return { system: 'harbor', state: 'InProgress', tone: 'progressing', message: inProgress.message || inProgress.reason || 'In progress', reasons: ['InProgress is True.'], observed };
+		return {
+			system: 'harbor',
+			state: 'InProgress',
+			tone: 'progressing',
+			message: inProgress.message || inProgress.reason || 'In progress',
+			reasons: ['InProgress is True.'],
+			observed,
+		};
 	}
 	if (!observed) {
-		return { system: 'harbor', state: 'Unknown', tone: 'unknown', message: 'No status yet', reasons: ['The object carries no status.'], observed };
+		return {
+			system: 'harbor',
+			state: 'Unknown',
+			tone: 'unknown',
+			message: 'No status yet',
+			reasons: ['The object carries no status.'],
+			observed,
+		};
 	}
-	return { system: 'harbor', state: 'Ready', tone: 'ok', message: 'Reconciled', reasons: ['Neither InProgress nor Failed is True.'], observed };
+	return {
+		system: 'harbor',
+		state: 'Ready',
+		tone: 'ok',
+		message: 'Reconciled',
+		reasons: ['Neither InProgress nor Failed is True.'],
+		observed,
+	};
 }

@@ -57,7 +57,13 @@ export function wecCopyOf(workStatus: unknown, workload?: unknown): Record<strin
 	return copy;
 }
 
-function verdict(state: string, tone: Tone, message: string, reasons: string[], observed: boolean): SystemVerdict {
+function verdict(
+	state: string,
+	tone: Tone,
+	message: string,
+	reasons: string[],
+	observed: boolean,
+): SystemVerdict {
 	return { system: 'kubestellar', state, tone, message, reasons, observed };
 }
 
@@ -65,23 +71,43 @@ function computeWorkStatusStatus(object: unknown, lookup?: WorkloadLookup): Syst
 	const sourceRef = getRecord(object, 'spec', 'sourceRef');
 	const wec = getString(object, 'metadata', 'namespace') ?? '?';
 	if (!sourceRef) {
-		return verdict('Unknown', 'unknown', 'spec.sourceRef is missing', ['A WorkStatus must name its source object in spec.sourceRef.'], getPath(object, 'status') !== undefined);
+		return verdict(
+			'Unknown',
+			'unknown',
+			'spec.sourceRef is missing',
+			['A WorkStatus must name its source object in spec.sourceRef.'],
+			getPath(object, 'status') !== undefined,
+		);
 	}
-	const target = `${String(sourceRef.kind ?? '?')} ${sourceRef.namespace ? `${String(sourceRef.namespace)}/` : ''}${String(sourceRef.name ?? '?')}`;
+	const text = (value: unknown, fallback: string): string =>
+		typeof value === 'string' && value ? value : fallback;
+	const target = `${text(sourceRef.kind, '?')} ${typeof sourceRef.namespace === 'string' && sourceRef.namespace ? `${sourceRef.namespace}/` : ''}${text(sourceRef.name, '?')}`;
 	const status = getPath(object, 'status');
 	if (status === undefined || status === null) {
-		return verdict('Pending', 'progressing', `No status reported yet for ${target} in WEC ${wec}`, [
-			`WEC ${wec} has not returned the status of ${target} yet.`,
-		], false);
+		return verdict(
+			'Pending',
+			'progressing',
+			`No status reported yet for ${target} in WEC ${wec}`,
+			[`WEC ${wec} has not returned the status of ${target} yet.`],
+			false,
+		);
 	}
 	if (!isRecord(status)) {
-		return verdict('Unknown', 'unknown', 'status is not an object', [`The status copied from WEC ${wec} is not an object.`], true);
+		return verdict(
+			'Unknown',
+			'unknown',
+			'status is not an object',
+			[`The status copied from WEC ${wec} is not an object.`],
+			true,
+		);
 	}
 	const workload = lookup?.(sourceRef);
 	const kstatus = computeKstatus(wecCopyOf(object, workload));
 	const reasons = [`The state of ${target} as WEC ${wec} reports it (kstatus).`];
 	if (workload === undefined) {
-		reasons.push('The WDS workload is not in the input: its desired replica count is taken from the WEC copy.');
+		reasons.push(
+			'The WDS workload is not in the input: its desired replica count is taken from the WEC copy.',
+		);
 	}
 	return verdict(kstatus.status, toneOfKstatus(kstatus.status), kstatus.message, reasons, true);
 }
@@ -96,45 +122,101 @@ export function computeKubestellarStatus(object: unknown, lookup?: WorkloadLooku
 	const status = getPath(object, 'status');
 	const observed = status !== undefined && status !== null;
 	if (observed && !isRecord(status)) {
-		return verdict('Unknown', 'unknown', 'status is not an object', ['status is not an object'], true);
+		return verdict(
+			'Unknown',
+			'unknown',
+			'status is not an object',
+			['status is not an object'],
+			true,
+		);
 	}
 	const { conditions, problems } = readConditions(object);
-	if (problems.length > 0) return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
+	if (problems.length > 0) {
+		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
+	}
 	const errorsValue = getPath(object, 'status', 'errors');
-	const errors = (getArray(object, 'status', 'errors') ?? []).filter((entry): entry is string => typeof entry === 'string');
+	const errors = (getArray(object, 'status', 'errors') ?? []).filter(
+		(entry): entry is string => typeof entry === 'string',
+	);
 	const reasons: string[] = [];
 	if (errorsValue !== undefined && errorsValue !== null && !Array.isArray(errorsValue)) {
-		return verdict('Unknown', 'unknown', 'status.errors is not a list', ['status.errors is not a list'], observed);
+		return verdict(
+			'Unknown',
+			'unknown',
+			'status.errors is not a list',
+			['status.errors is not a list'],
+			observed,
+		);
 	}
 	const falseConditions = conditions.filter((condition) => condition.status === 'False');
 	if (errors.length > 0 || falseConditions.length > 0) {
 		for (const error of errors) reasons.push(`Error: ${error}`);
 		for (const condition of falseConditions) {
-			reasons.push(`${condition.type} is False${condition.reason ? ` (${condition.reason})` : ''}${condition.message ? `: ${condition.message}` : ''}`);
+			reasons.push(
+				`${condition.type} is False${condition.reason ? ` (${condition.reason})` : ''}${condition.message ? `: ${condition.message}` : ''}`,
+			);
 		}
-		const message = errors[0] ?? falseConditions[0]?.message ?? `${falseConditions[0]?.type ?? 'A condition'} is False`;
+		const message =
+			errors[0] ??
+			falseConditions[0]?.message ??
+			`${falseConditions[0]?.type ?? 'A condition'} is False`;
 		return verdict('Error', 'error', message, reasons, observed);
 	}
 	if (kind === 'CombinedStatus') {
 		const rowErrors = (getArray(object, 'results') ?? []).some(
-			(result) => (getArray(result, 'rowErrors')?.length ?? 0) > 0 || (getArray(result, 'aggregationErrors')?.length ?? 0) > 0,
+			(result) =>
+				(getArray(result, 'rowErrors')?.length ?? 0) > 0 ||
+				(getArray(result, 'aggregationErrors')?.length ?? 0) > 0,
 		);
 		if (rowErrors) {
-			return verdict('Error', 'error', 'Some status collector rows or aggregations failed', ['results[] carry rowErrors or aggregationErrors.'], true);
+			return verdict(
+				'Error',
+				'error',
+				'Some status collector rows or aggregations failed',
+				['results[] carry rowErrors or aggregationErrors.'],
+				true,
+			);
 		}
-		return verdict('Ready', 'ok', 'Combined status collected', ['The combined status has no row or aggregation errors.'], true);
+		return verdict(
+			'Ready',
+			'ok',
+			'Combined status collected',
+			['The combined status has no row or aggregation errors.'],
+			true,
+		);
 	}
 	const generation = getInt(object, 'metadata', 'generation');
 	const observedGeneration = getInt(object, 'status', 'observedGeneration');
 	if (!observed) {
-		return verdict('Pending', 'progressing', 'No status: not yet processed by the KubeStellar controller', [
-			'The object carries no status (a manifest not yet applied, or not yet seen by the controller).',
-		], false);
+		return verdict(
+			'Pending',
+			'progressing',
+			'No status: not yet processed by the KubeStellar controller',
+			[
+				'The object carries no status (a manifest not yet applied, or not yet seen by the controller).',
+			],
+			false,
+		);
 	}
-	if (generation !== undefined && (observedGeneration === undefined || observedGeneration < generation)) {
-		return verdict('Pending', 'progressing', `Generation ${generation} not yet observed`, [
-			`metadata.generation is ${generation} but status.observedGeneration is ${observedGeneration ?? 'absent'}: the controller has not processed the latest spec.`,
-		], true);
+	if (
+		generation !== undefined &&
+		(observedGeneration === undefined || observedGeneration < generation)
+	) {
+		return verdict(
+			'Pending',
+			'progressing',
+			`Generation ${generation} not yet observed`,
+			[
+				`metadata.generation is ${generation} but status.observedGeneration is ${observedGeneration ?? 'absent'}: the controller has not processed the latest spec.`,
+			],
+			true,
+		);
 	}
-	return verdict('Ready', 'ok', 'Processed without errors', ['status.errors is empty and no condition is False.'], true);
+	return verdict(
+		'Ready',
+		'ok',
+		'Processed without errors',
+		['status.errors is empty and no condition is False.'],
+		true,
+	);
 }

@@ -5,7 +5,12 @@ import { computeFleetRollups, computeFleetStatus } from './fleet.ts';
 import { computeFluxStatus, isFluxGroup } from './flux.ts';
 import { computeHarborStatus } from './harbor.ts';
 import { computeKstatus } from './kstatus.ts';
-import { computeKubestellarStatus, isKubestellarGroup, toneOfKstatus, type WorkloadLookup } from './kubestellar.ts';
+import {
+	computeKubestellarStatus,
+	isKubestellarGroup,
+	toneOfKstatus,
+	type WorkloadLookup,
+} from './kubestellar.ts';
 import type { KstatusResult, StatusResult, SystemId, SystemVerdict } from './result.ts';
 
 /** Inputs the engine cannot read from the object itself. */
@@ -52,7 +57,12 @@ function invalidObject(message: string): StatusResult {
 	};
 }
 
-function systemVerdictOf(system: SystemId, object: unknown, kstatus: KstatusResult, options: StatusOptions): SystemVerdict {
+function systemVerdictOf(
+	system: SystemId,
+	object: unknown,
+	kstatus: KstatusResult,
+	options: StatusOptions,
+): SystemVerdict {
 	switch (system) {
 		case 'fleet':
 			return computeFleetStatus(object);
@@ -74,7 +84,9 @@ export function computeStatus(object: unknown, options: StatusOptions = {}): Sta
 	if (!isRecord(object)) return invalidObject('Not a Kubernetes object: expected a mapping');
 	const apiVersion = object.apiVersion;
 	const kind = object.kind;
-	if (typeof kind !== 'string' || kind === '') return invalidObject('Not a Kubernetes object: kind is missing');
+	if (typeof kind !== 'string' || kind === '') {
+		return invalidObject('Not a Kubernetes object: kind is missing');
+	}
 	if (typeof apiVersion !== 'string' || apiVersion === '') {
 		return invalidObject(`${kind} has no apiVersion`);
 	}
@@ -86,12 +98,17 @@ export function computeStatus(object: unknown, options: StatusOptions = {}): Sta
 	} catch (error) {
 		// The rules are written not to throw; this keeps one unforeseen input from taking down a whole listing.
 		const ref = refOf(object);
-		return invalidObject(`Could not evaluate ${ref.kind} ${ref.name}: ${error instanceof Error ? error.message : String(error)}`);
+		return invalidObject(
+			`Could not evaluate ${ref.kind} ${ref.name}: ${error instanceof Error ? error.message : String(error)}`,
+		);
 	}
 }
 
 /** Statuses for a set of objects read together, so that parents get what their controllers would compute from the rest. */
-export function computeStatuses(objects: readonly unknown[], options: StatusOptions = {}): StatusResult[] {
+export function computeStatuses(
+	objects: readonly unknown[],
+	options: StatusOptions = {},
+): StatusResult[] {
 	const rollups = computeFleetRollups(objects);
 	const workloads = new Map<string, unknown>();
 	for (const object of objects) {

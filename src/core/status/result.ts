@@ -30,7 +30,8 @@ export interface KstatusResult {
 }
 
 /** Argo CD health codes. */
-export type HealthStatus = 'Healthy' | 'Suspended' | 'Progressing' | 'Missing' | 'Degraded' | 'Unknown';
+export type HealthStatus =
+	'Healthy' | 'Suspended' | 'Progressing' | 'Missing' | 'Degraded' | 'Unknown';
 
 /** The Argo CD health answer for an object. */
 export interface HealthResult {

@@ -87,6 +87,7 @@ import {
 	type Vertex,
 } from './update.ts';
 
+// The graph's key function belongs with the graph's API: callers look nodes up by it (findNodesForObject).
 export { objectKeyOf } from './linking.ts';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -19,7 +19,11 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 	/** The document URI for a node; the path carries a readable name, the query the node id. */
 	uriFor(nodeId: string, label: string): vscode.Uri {
 		const safe = label.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'item';
-		const uri = vscode.Uri.from({ scheme: explainScheme, path: `/Explain ${safe}.md`, query: new URLSearchParams({ node: nodeId }).toString() });
+		const uri = vscode.Uri.from({
+			scheme: explainScheme,
+			path: `/Explain ${safe}.md`,
+			query: new URLSearchParams({ node: nodeId }).toString(),
+		});
 		this.open.set(nodeId, uri);
 		return uri;
 	}

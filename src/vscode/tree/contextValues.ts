@@ -11,7 +11,13 @@ function segment(text: string): string {
 export function contextValueOf(node: TreeNode): string {
 	const flags = node.contextFlags;
 	if (node.kind !== 'object') return `kubeStatusLensNode:${node.kind}`;
-	const parts = ['kubeStatusLens', flags.origin, flags.system, segment(flags.objectKind), segment(flags.state)];
+	const parts = [
+		'kubeStatusLens',
+		flags.origin,
+		flags.system,
+		segment(flags.objectKind),
+		segment(flags.state),
+	];
 	if (flags.inFile) parts.push('hasManifest');
 	if (flags.declared) parts.push('declared');
 	if (flags.suspended) parts.push('suspended');

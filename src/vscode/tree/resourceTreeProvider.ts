@@ -100,7 +100,9 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		const node = this.graph.node(id);
 		if (!node) return new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
 		// Roots and system groups start open so the first look shows where the problems are.
-		const open = this.expanded.has(id) || (!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
+		const open =
+			this.expanded.has(id) ||
+			(!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
 		return treeItemOf(node, open);
 	}
 

@@ -24,7 +24,10 @@ function setContext(key: string, value: unknown): void {
 }
 
 /** Asks the user for an object node when a command runs from the palette. */
-async function pickObjectNode(graph: ResourceGraph, placeHolder: string): Promise<TreeNode | undefined> {
+async function pickObjectNode(
+	graph: ResourceGraph,
+	placeHolder: string,
+): Promise<TreeNode | undefined> {
 	const items: (vscode.QuickPickItem & { id: string })[] = [];
 	const seen = new Set<string>();
 	const visit = (parent: string | undefined, depth: number): void => {
@@ -44,7 +47,10 @@ async function pickObjectNode(graph: ResourceGraph, placeHolder: string): Promis
 		}
 	};
 	visit(undefined, 0);
-	const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
+	const picked = await vscode.window.showQuickPick(items, {
+		placeHolder,
+		matchOnDescription: true,
+	});
 	return picked ? graph.node(picked.id) : undefined;
 }
 
@@ -62,7 +68,11 @@ function namespacesOf(graph: ResourceGraph): string[] {
 	return [...found].sort();
 }
 
-async function nodeOrPick(graph: ResourceGraph, id: string | undefined, placeHolder: string): Promise<TreeNode | undefined> {
+async function nodeOrPick(
+	graph: ResourceGraph,
+	id: string | undefined,
+	placeHolder: string,
+): Promise<TreeNode | undefined> {
 	return id ? graph.node(id) : pickObjectNode(graph, placeHolder);
 }
 
@@ -77,13 +87,20 @@ function activeObjectKey(editor: vscode.TextEditor): string | undefined {
 }
 
 /** Registers the tree's commands; each one says what it did or why it could not. */
-export function registerTreeCommands(context: vscode.ExtensionContext, deps: TreeCommandDeps): void {
+export function registerTreeCommands(
+	context: vscode.ExtensionContext,
+	deps: TreeCommandDeps,
+): void {
 	const { graph, provider, view } = deps;
 	const applyFilter = (): void => {
 		const filter = provider.currentFilter;
 		setContext('kubeStatusLens.problemsOnly', filter.problemsOnly === true);
 		setContext('kubeStatusLens.filtered', Boolean(filter.namespace || filter.nameContains));
-		const parts = [filter.problemsOnly ? 'problems only' : '', filter.namespace ? `namespace ${filter.namespace}` : '', filter.nameContains ? `name contains "${filter.nameContains}"` : ''].filter(Boolean);
+		const parts = [
+			filter.problemsOnly ? 'problems only' : '',
+			filter.namespace ? `namespace ${filter.namespace}` : '',
+			filter.nameContains ? `name contains "${filter.nameContains}"` : '',
+		].filter(Boolean);
 		view.description = parts.length ? `filtered: ${parts.join(', ')}` : '';
 	};
 	context.subscriptions.push(
@@ -100,22 +117,30 @@ export function registerTreeCommands(context: vscode.ExtensionContext, deps: Tre
 			provider.setFilter({ ...provider.currentFilter, problemsOnly: false });
 			applyFilter();
 		}),
-		vscode.commands.registerCommand('kubeStatusLens.tree.filterByNamespace', async (namespace?: string) => {
-			await deps.ensureStarted();
-			let chosen = typeof namespace === 'string' ? namespace : undefined;
-			if (chosen === undefined) {
-				const namespaces = namespacesOf(graph);
-				const picked = await vscode.window.showQuickPick(['(all namespaces)', ...namespaces], { placeHolder: 'Show only objects of this namespace' });
-				if (picked === undefined) return;
-				chosen = picked === '(all namespaces)' ? '' : picked;
-			}
-			const { namespace: _dropped, ...rest } = provider.currentFilter;
-			provider.setFilter(chosen ? { ...rest, namespace: chosen } : rest);
-			applyFilter();
-		}),
+		vscode.commands.registerCommand(
+			'kubeStatusLens.tree.filterByNamespace',
+			async (namespace?: string) => {
+				await deps.ensureStarted();
+				let chosen = typeof namespace === 'string' ? namespace : undefined;
+				if (chosen === undefined) {
+					const namespaces = namespacesOf(graph);
+					const picked = await vscode.window.showQuickPick(['(all namespaces)', ...namespaces], {
+						placeHolder: 'Show only objects of this namespace',
+					});
+					if (picked === undefined) return;
+					chosen = picked === '(all namespaces)' ? '' : picked;
+				}
+				const { namespace: _dropped, ...rest } = provider.currentFilter;
+				provider.setFilter(chosen ? { ...rest, namespace: chosen } : rest);
+				applyFilter();
+			},
+		),
 		vscode.commands.registerCommand('kubeStatusLens.tree.filterByName', async (text?: string) => {
 			let chosen = typeof text === 'string' ? text : undefined;
-			chosen ??= await vscode.window.showInputBox({ prompt: 'Show only objects whose name contains', value: provider.currentFilter.nameContains ?? '' });
+			chosen ??= await vscode.window.showInputBox({
+				prompt: 'Show only objects whose name contains',
+				value: provider.currentFilter.nameContains ?? '',
+			});
 			if (chosen === undefined) return;
 			const { nameContains: _dropped, ...rest } = provider.currentFilter;
 			provider.setFilter(chosen.trim() ? { ...rest, nameContains: chosen.trim() } : rest);
@@ -132,7 +157,9 @@ export function registerTreeCommands(context: vscode.ExtensionContext, deps: Tre
 			const ids = key ? graph.findNodesForObject(workspaceRootId, key) : [];
 			const id = ids[0];
 			if (!id) {
-				void vscode.window.showInformationMessage('The active editor holds no object shown in the Kube Status Lens tree.');
+				void vscode.window.showInformationMessage(
+					'The active editor holds no object shown in the Kube Status Lens tree.',
+				);
 				return undefined;
 			}
 			provider.flushPending();
@@ -148,7 +175,10 @@ export function registerTreeCommands(context: vscode.ExtensionContext, deps: Tre
 			}
 			const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(source.sourceId));
 			const position = new vscode.Position(source.line ?? 0, 0);
-			await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: true });
+			await vscode.window.showTextDocument(document, {
+				selection: new vscode.Range(position, position),
+				preview: true,
+			});
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.resource.explain', async (id?: string) => {
 			await deps.ensureStarted();

@@ -35,9 +35,21 @@ const systemIcons: Readonly<Record<string, string>> = {
 
 function iconOf(node: TreeNode): vscode.ThemeIcon {
 	const tone = toneIcons[node.tone];
-	if (node.kind === 'root') return new vscode.ThemeIcon(node.contextFlags.origin === 'live' ? 'cloud' : 'files', new vscode.ThemeColor(tone.color));
-	if (node.kind === 'system') return new vscode.ThemeIcon(systemIcons[node.contextFlags.system] ?? 'symbol-namespace', new vscode.ThemeColor(tone.color));
-	if (node.kind === 'category') return new vscode.ThemeIcon('folder', new vscode.ThemeColor(tone.color));
+	if (node.kind === 'root') {
+		return new vscode.ThemeIcon(
+			node.contextFlags.origin === 'live' ? 'cloud' : 'files',
+			new vscode.ThemeColor(tone.color),
+		);
+	}
+	if (node.kind === 'system') {
+		return new vscode.ThemeIcon(
+			systemIcons[node.contextFlags.system] ?? 'symbol-namespace',
+			new vscode.ThemeColor(tone.color),
+		);
+	}
+	if (node.kind === 'category') {
+		return new vscode.ThemeIcon('folder', new vscode.ThemeColor(tone.color));
+	}
 	return new vscode.ThemeIcon(tone.icon, new vscode.ThemeColor(tone.color));
 }
 
@@ -49,14 +61,26 @@ export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.Markdow
 		text = objectTooltipMarkdown(
 			object,
 			node.result,
-			(node.sources ?? []).map((source) => ({ label: source.label ?? source.sourceId, line: (source.line ?? 0) + 1 })),
+			(node.sources ?? []).map((source) => ({
+				label: source.label ?? source.sourceId,
+				line: (source.line ?? 0) + 1,
+			})),
 		);
-		if (node.disagreement) text += `\n\n**Recomputed from the children:** ${escapeMarkdown(truncate(node.disagreement, 300))}`;
+		if (node.disagreement) {
+			text += `\n\n**Recomputed from the children:** ${escapeMarkdown(truncate(node.disagreement, 300))}`;
+		}
 	} else {
-		const lines = [`**${escapeMarkdown(node.label)}** — ${escapeMarkdown(node.description || toneWords[node.tone])}`];
+		const lines = [
+			`**${escapeMarkdown(node.label)}** — ${escapeMarkdown(node.description || toneWords[node.tone])}`,
+		];
 		if (node.message) lines.push('', escapeMarkdown(truncate(node.message, 400)));
 		if (node.rollup && node.rollup.total > 0) {
-			lines.push('', escapeMarkdown(`${node.rollup.total} item(s): ${node.rollup.ok} ready, ${node.rollup.problems} with problems`));
+			lines.push(
+				'',
+				escapeMarkdown(
+					`${node.rollup.total} item(s): ${node.rollup.ok} ready, ${node.rollup.problems} with problems`,
+				),
+			);
 		}
 		if (node.disagreement) lines.push('', escapeMarkdown(truncate(node.disagreement, 300)));
 		text = lines.join('\n');
@@ -72,11 +96,12 @@ export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.Markdow
 export function treeItemOf(node: TreeNode, expanded: boolean): vscode.TreeItem {
 	// A root is always expandable: it is drawn before its first read, and a node first drawn without children
 	// would stay collapsed once it has some.
-	const collapsible = node.hasChildren || node.kind === 'root'
-		? expanded
-			? vscode.TreeItemCollapsibleState.Expanded
-			: vscode.TreeItemCollapsibleState.Collapsed
-		: vscode.TreeItemCollapsibleState.None;
+	const collapsible =
+		node.hasChildren || node.kind === 'root'
+			? expanded
+				? vscode.TreeItemCollapsibleState.Expanded
+				: vscode.TreeItemCollapsibleState.Collapsed
+			: vscode.TreeItemCollapsibleState.None;
 	const item = new vscode.TreeItem(node.label, collapsible);
 	item.id = node.id;
 	item.description = node.description;

@@ -11,10 +11,14 @@ const alwaysExcluded = ['**/node_modules/**', '**/.git/**'];
 
 function excludeGlob(folder: vscode.WorkspaceFolder, extra: readonly string[]): string {
 	// An explicit exclude turns off findFiles' own files.exclude handling, so files.exclude is added here.
-	const filesExclude = vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ?? {};
+	const filesExclude =
+		vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ??
+		{};
 	const globs = [
 		...alwaysExcluded,
-		...Object.entries(filesExclude).filter(([, on]) => on === true).map(([glob]) => glob),
+		...Object.entries(filesExclude)
+			.filter(([, on]) => on === true)
+			.map(([glob]) => glob),
 		...readSearchExcludes(folder),
 		...extra,
 	];
@@ -61,7 +65,11 @@ export class WorkspaceManifests implements vscode.Disposable {
 			watcher.onDidDelete((uri) => this.forget(uri)),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRescan()),
 			vscode.workspace.onDidChangeConfiguration((event) => {
-				if (event.affectsConfiguration('kubeStatusLens.workspace') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) {
+				if (
+					event.affectsConfiguration('kubeStatusLens.workspace') ||
+					event.affectsConfiguration('files.exclude') ||
+					event.affectsConfiguration('search.exclude')
+				) {
 					this.scheduleRescan();
 				}
 			}),
@@ -75,7 +83,10 @@ export class WorkspaceManifests implements vscode.Disposable {
 			const settings = readWorkspaceSettings(folder);
 			const exclude = excludeGlob(folder, settings.exclude);
 			for (const include of settings.include) {
-				for (const uri of await vscode.workspace.findFiles(new vscode.RelativePattern(folder, include), new vscode.RelativePattern(folder, exclude))) {
+				for (const uri of await vscode.workspace.findFiles(
+					new vscode.RelativePattern(folder, include),
+					new vscode.RelativePattern(folder, exclude),
+				)) {
 					uris.set(uri.toString(), uri);
 				}
 			}
@@ -84,10 +95,10 @@ export class WorkspaceManifests implements vscode.Disposable {
 	}
 
 	private async scan(readAll: boolean): Promise<void> {
-		await vscode.window.withProgress(
-			{ location: { viewId: 'kubeStatusLens.resources' } },
-			() =>
-				vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Kube Status Lens: reading manifests' }, async (progress) => {
+		await vscode.window.withProgress({ location: { viewId: 'kubeStatusLens.resources' } }, () =>
+			vscode.window.withProgress(
+				{ location: vscode.ProgressLocation.Window, title: 'Kube Status Lens: reading manifests' },
+				async (progress) => {
 					const started = Date.now();
 					const uris = await this.listFiles();
 					const current = new Set(uris.map((uri) => uri.toString()));
@@ -103,7 +114,8 @@ export class WorkspaceManifests implements vscode.Disposable {
 						await this.read(uri);
 					}
 					this.log.info(`Read ${uris.length} workspace files in ${Date.now() - started} ms.`);
-				}),
+				},
+			),
 		);
 	}
 
@@ -134,25 +146,34 @@ export class WorkspaceManifests implements vscode.Disposable {
 	/** Reads one file into the graph; what it cannot read is logged, never thrown. */
 	async read(uri: vscode.Uri): Promise<void> {
 		const key = uri.toString();
-		const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+		const label = vscode.workspace.asRelativePath(
+			uri,
+			(vscode.workspace.workspaceFolders?.length ?? 0) > 1,
+		);
 		const { maxFileBytes } = readWorkspaceSettings(vscode.workspace.getWorkspaceFolder(uri));
 		let text: string;
 		try {
 			const stat = await vscode.workspace.fs.stat(uri);
 			if (stat.size > maxFileBytes) {
-				this.log.warn(`Skipped ${label}: ${Math.round(stat.size / 1024)} KiB is over kubeStatusLens.workspace.maxFileSizeKiB.`);
+				this.log.warn(
+					`Skipped ${label}: ${Math.round(stat.size / 1024)} KiB is over kubeStatusLens.workspace.maxFileSizeKiB.`,
+				);
 				this.drop(key);
 				return;
 			}
 			text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 		} catch (error) {
-			this.log.warn(`Could not read ${label}: ${error instanceof Error ? error.message : String(error)}`);
+			this.log.warn(
+				`Could not read ${label}: ${error instanceof Error ? error.message : String(error)}`,
+			);
 			this.drop(key);
 			return;
 		}
 		const parsed = parseManifests(text, { fileName: uri.path });
 		for (const problem of parsed.problems) {
-			this.log.warn(`${label}:${problem.range.start.line + 1}: ${problem.message} (the rest of the file is still read)`);
+			this.log.warn(
+				`${label}:${problem.range.start.line + 1}: ${problem.message} (the rest of the file is still read)`,
+			);
 		}
 		if (parsed.objects.length === 0) {
 			if (parsed.problems.length === 0) this.log.info(`Skipped ${label}: no Kubernetes objects.`);
@@ -165,7 +186,11 @@ export class WorkspaceManifests implements vscode.Disposable {
 			this.graph.setSourceObjects(
 				workspaceRootId,
 				key,
-				parsed.objects.map((entry) => ({ object: entry.object, line: entry.range.start.line, label })),
+				parsed.objects.map((entry) => ({
+					object: entry.object,
+					line: entry.range.start.line,
+					label,
+				})),
 			),
 		);
 	}

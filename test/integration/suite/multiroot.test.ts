@@ -7,8 +7,14 @@ describe('a multi-root workspace', () => {
 		assert.equal(vscode.workspace.workspaceFolders?.length, 2);
 		const api = await extensionApi();
 		const objects = walk(api).filter((node) => node.kind === 'object');
-		assert.ok(objects.some((node) => node.ref?.kind === 'HelmRepository'), 'Flux objects from team-flux');
-		assert.ok(objects.some((node) => node.ref?.kind === 'HarborCluster'), 'Harbor objects from team-harbor');
+		assert.ok(
+			objects.some((node) => node.ref?.kind === 'HelmRepository'),
+			'Flux objects from team-flux',
+		);
+		assert.ok(
+			objects.some((node) => node.ref?.kind === 'HarborCluster'),
+			'Harbor objects from team-harbor',
+		);
 	});
 
 	it('names the folder in each source, so a user knows which repo declared it', async () => {
@@ -21,9 +27,13 @@ describe('a multi-root workspace', () => {
 	it('lists one object declared in both folders once, with both sources', async () => {
 		const api = await extensionApi();
 		const folders = vscode.workspace.workspaceFolders ?? [];
-		const copy = 'apiVersion: goharbor.io/v1beta1\nkind: HarborCluster\nmetadata:\n  name: shared\n  namespace: shared\n';
+		const copy =
+			'apiVersion: goharbor.io/v1beta1\nkind: HarborCluster\nmetadata:\n  name: shared\n  namespace: shared\n';
 		for (const folder of folders) {
-			await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder.uri, 'shared.yaml'), new TextEncoder().encode(copy));
+			await vscode.workspace.fs.writeFile(
+				vscode.Uri.joinPath(folder.uri, 'shared.yaml'),
+				new TextEncoder().encode(copy),
+			);
 		}
 		const until = Date.now() + 20_000;
 		let nodes = walk(api).filter((node) => node.ref?.name === 'shared' && node.kind === 'object');

@@ -5,7 +5,9 @@ import type { TreeNode } from '../../../src/core/tree/model.ts';
 
 /** Activates the extension under test and waits until the workspace has been read. */
 export async function extensionApi(): Promise<ExtensionApi> {
-	const extension = vscode.extensions.getExtension<ExtensionApi>('kube-status-lens.kube-status-lens');
+	const extension = vscode.extensions.getExtension<ExtensionApi>(
+		'kube-status-lens.kube-status-lens',
+	);
 	assert.ok(extension, 'the extension is installed in the host');
 	const api = await extension.activate();
 	await api.ready();
@@ -13,7 +15,11 @@ export async function extensionApi(): Promise<ExtensionApi> {
 }
 
 /** Polls until `check` returns a value, or fails with `what` after `ms`. */
-export async function eventually<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+export async function eventually<T>(
+	what: string,
+	check: () => T | undefined | false | Promise<T | undefined | false>,
+	ms = 20_000,
+): Promise<T> {
 	const until = Date.now() + ms;
 	for (;;) {
 		const value = await check();
@@ -40,6 +46,14 @@ export function walk(api: ExtensionApi, maxDepth = 10): TreeNode[] {
 }
 
 /** The first node whose label matches. */
-export function findNode(api: ExtensionApi, label: string | RegExp, kind?: TreeNode['kind']): TreeNode | undefined {
-	return walk(api).find((node) => (typeof label === 'string' ? node.label === label : label.test(node.label)) && (!kind || node.kind === kind));
+export function findNode(
+	api: ExtensionApi,
+	label: string | RegExp,
+	kind?: TreeNode['kind'],
+): TreeNode | undefined {
+	return walk(api).find(
+		(node) =>
+			(typeof label === 'string' ? node.label === label : label.test(node.label)) &&
+			(!kind || node.kind === kind),
+	);
 }

@@ -12,7 +12,10 @@ describe('the resource tree on the example workspace', () => {
 	it('shows one root with a group per system that has objects', async () => {
 		const api = await extensionApi();
 		const roots = api.provider.getChildren();
-		assert.deepEqual(roots.map((id) => api.graph.node(id)?.label), ['Workspace manifests']);
+		assert.deepEqual(
+			roots.map((id) => api.graph.node(id)?.label),
+			['Workspace manifests'],
+		);
 		const systems = api.provider.getChildren(roots[0]).map((id) => api.graph.node(id)?.label);
 		for (const system of ['Fleet', 'KubeStellar', 'Harbor', 'Flux', 'Azure Service Operator']) {
 			assert.ok(systems.includes(system), `${system} in ${systems.join(', ')}`);
@@ -26,8 +29,14 @@ describe('the resource tree on the example workspace', () => {
 		for (const node of objects) {
 			const item = api.provider.getTreeItem(node.id);
 			assert.ok(item.iconPath instanceof vscode.ThemeIcon, `${node.label} has a ThemeIcon`);
-			assert.ok(item.iconPath.color instanceof vscode.ThemeColor, `${node.label} icon is coloured by theme`);
-			assert.ok(typeof item.description === 'string' && item.description.length > 0, `${node.label} has a description`);
+			assert.ok(
+				item.iconPath.color instanceof vscode.ThemeColor,
+				`${node.label} icon is coloured by theme`,
+			);
+			assert.ok(
+				typeof item.description === 'string' && item.description.length > 0,
+				`${node.label} has a description`,
+			);
 			assert.ok(item.accessibilityInformation?.label.includes(node.label));
 			assert.match(item.contextValue ?? '', /^kubeStatusLens:file:/);
 		}
@@ -40,7 +49,7 @@ describe('the resource tree on the example workspace', () => {
 		const item = api.provider.getTreeItem(node.id);
 		assert.match(String(item.description), /^Failed/);
 		assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
-		const resolved = await api.provider.resolveTreeItem(item, node.id);
+		const resolved = api.provider.resolveTreeItem(item, node.id);
 		const tooltip = resolved.tooltip as vscode.MarkdownString;
 		assert.ok(tooltip instanceof vscode.MarkdownString);
 		assert.equal(tooltip.isTrusted, false);
@@ -51,7 +60,13 @@ describe('the resource tree on the example workspace', () => {
 
 	it('shows a manifest without status as declared, never as ready', async () => {
 		const api = await extensionApi();
-		const plain = walk(api).find((node) => node.kind === 'object' && node.result?.observed === false && node.ref?.kind === 'HelmRepository' && !node.contextFlags.oci);
+		const plain = walk(api).find(
+			(node) =>
+				node.kind === 'object' &&
+				node.result?.observed === false &&
+				node.ref?.kind === 'HelmRepository' &&
+				!node.contextFlags.oci,
+		);
 		assert.ok(plain === undefined || plain.tone !== 'ok', 'a declared repository is not ok');
 		const declared = walk(api).filter((node) => node.contextFlags.declared);
 		for (const node of declared) assert.notEqual(node.tone, 'ok', `${node.label} declared but ok`);
@@ -63,10 +78,15 @@ describe('the resource tree on the example workspace', () => {
 		const manifest = (state: 'True' | 'False') =>
 			`apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: test-added\n  namespace: test\n  generation: 1\nspec:\n  url: https://example.com\nstatus:\n  observedGeneration: 1\n  conditions:\n  - type: Ready\n    status: "${state}"\n    reason: ${state === 'True' ? 'Succeeded' : 'AuthenticationFailed'}\n    message: from the test\n`;
 		await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(manifest('True')));
-		const added = await eventually('the added repository', () => findNode(api, /test-added/, 'object'));
+		const added = await eventually('the added repository', () =>
+			findNode(api, /test-added/, 'object'),
+		);
 		assert.equal(added.tone, 'ok');
 		await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(manifest('False')));
-		await eventually('the edited repository to fail', () => findNode(api, /test-added/, 'object')?.tone === 'error');
+		await eventually(
+			'the edited repository to fail',
+			() => findNode(api, /test-added/, 'object')?.tone === 'error',
+		);
 		await vscode.workspace.fs.delete(uri);
 		await eventually('the repository to go', () => !findNode(api, /test-added/, 'object'));
 	});
@@ -77,7 +97,9 @@ describe('the resource tree on the example workspace', () => {
 		const objects = walk(api).filter((node) => node.kind === 'object');
 		assert.ok(objects.length > 0);
 		const leaves = objects.filter((node) => api.provider.getChildren(node.id).length === 0);
-		for (const node of leaves) assert.ok(node.tone === 'error' || node.tone === 'warning', `${node.label} is ${node.tone}`);
+		for (const node of leaves) {
+			assert.ok(node.tone === 'error' || node.tone === 'warning', `${node.label} is ${node.tone}`);
+		}
 		await vscode.commands.executeCommand('kubeStatusLens.tree.showAll');
 		assert.ok(walk(api).some((node) => node.kind === 'object' && node.tone === 'ok'));
 	});
@@ -92,7 +114,12 @@ describe('the resource tree on the example workspace', () => {
 		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByNamespace', 'harbor-dr');
 		const inNamespace = walk(api).filter((node) => node.kind === 'object');
 		assert.ok(inNamespace.length > 0);
-		assert.ok(inNamespace.every((node) => node.ref?.namespace === 'harbor-dr' || api.provider.getChildren(node.id).length > 0));
+		assert.ok(
+			inNamespace.every(
+				(node) =>
+					node.ref?.namespace === 'harbor-dr' || api.provider.getChildren(node.id).length > 0,
+			),
+		);
 		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
 		assert.ok(walk(api).some((node) => node.label.includes('podinfo')));
 	});
@@ -101,7 +128,11 @@ describe('the resource tree on the example workspace', () => {
 		const api = await extensionApi();
 		const harbor = findNode(api, /harbor-dr/, 'object');
 		assert.ok(harbor);
-		const uri = (await vscode.commands.executeCommand<string>('kubeStatusLens.resource.explain', harbor.id)) ?? '';
+		const uri =
+			(await vscode.commands.executeCommand<string>(
+				'kubeStatusLens.resource.explain',
+				harbor.id,
+			)) ?? '';
 		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
 		const text = document.getText();
 		assert.match(text, /^# /);
@@ -129,9 +160,14 @@ describe('the resource tree on the example workspace', () => {
 		assert.match(editor.document.uri.path, /flux\/dump\.yaml$/);
 		const line = editor.document.lineAt(editor.selection.active.line).text;
 		assert.match(line, /apiVersion|kind/);
-		const revealed = await vscode.commands.executeCommand<string | undefined>('kubeStatusLens.tree.revealActiveManifest');
+		const revealed = await vscode.commands.executeCommand<string | undefined>(
+			'kubeStatusLens.tree.revealActiveManifest',
+		);
 		assert.match(api.graph.node(revealed ?? '')?.label ?? '', /legacy/);
-		const selected = await eventually(`the revealed item to be selected (view visible: ${api.view.visible})`, () => api.view.selection[0]);
+		const selected = await eventually(
+			`the revealed item to be selected (view visible: ${api.view.visible})`,
+			() => api.view.selection[0],
+		);
 		assert.equal(selected, revealed);
 	});
 

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { computeAsoStatus } from '../../../../src/core/status/aso.ts';
 
-function resource(ready?: Record<string, unknown>, generation = 1, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function resource(
+	ready?: Record<string, unknown>,
+	generation = 1,
+	extra: Record<string, unknown> = {},
+): Record<string, unknown> {
 	return {
 		apiVersion: 'resources.azure.com/v1api20200601',
 		kind: 'ResourceGroup',
@@ -14,19 +18,31 @@ function resource(ready?: Record<string, unknown>, generation = 1, extra: Record
 
 describe('ASO status', () => {
 	it('takes the state from the Ready reason', () => {
-		const result = computeAsoStatus(resource({ status: 'True', reason: 'Succeeded', observedGeneration: 1 }));
+		const result = computeAsoStatus(
+			resource({ status: 'True', reason: 'Succeeded', observedGeneration: 1 }),
+		);
 		assert.deepEqual([result.state, result.tone], ['Succeeded', 'ok']);
 	});
 
 	it('maps severities Error, Warning and Info to error, warning and progressing', () => {
 		const tones = ['Error', 'Warning', 'Info'].map(
-			(severity) => computeAsoStatus(resource({ status: 'False', severity, reason: 'SomeAzureCode', message: 'm' })).tone,
+			(severity) =>
+				computeAsoStatus(
+					resource({ status: 'False', severity, reason: 'SomeAzureCode', message: 'm' }),
+				).tone,
 		);
 		assert.deepEqual(tones, ['error', 'warning', 'progressing']);
 	});
 
 	it('uses an Azure error code reason as the state', () => {
-		const result = computeAsoStatus(resource({ status: 'False', severity: 'Error', reason: 'InvalidResourceGroupLocation', message: 'bad location' }));
+		const result = computeAsoStatus(
+			resource({
+				status: 'False',
+				severity: 'Error',
+				reason: 'InvalidResourceGroupLocation',
+				message: 'bad location',
+			}),
+		);
 		assert.equal(result.state, 'InvalidResourceGroupLocation');
 		assert.equal(result.message, 'bad location');
 	});
@@ -45,23 +61,44 @@ describe('ASO status', () => {
 	});
 
 	it('flags a Ready condition older than the spec as stale', () => {
-		const result = computeAsoStatus(resource({ status: 'True', reason: 'Succeeded', observedGeneration: 1 }, 3));
+		const result = computeAsoStatus(
+			resource({ status: 'True', reason: 'Succeeded', observedGeneration: 1 }, 3),
+		);
 		assert.equal(result.tone, 'progressing');
 		assert.match(result.reasons[0] ?? '', /Stale/);
 	});
 
 	it('reads v1 provisioning flags', () => {
 		const v1 = (status: Record<string, unknown>) =>
-			computeAsoStatus({ apiVersion: 'azure.microsoft.com/v1alpha1', kind: 'StorageAccount', metadata: { name: 's' }, status });
-		assert.deepEqual([v1({ failedProvisioning: true, message: 'quota' }).tone, v1({ failedProvisioning: true, message: 'quota' }).message], ['error', 'quota']);
+			computeAsoStatus({
+				apiVersion: 'azure.microsoft.com/v1alpha1',
+				kind: 'StorageAccount',
+				metadata: { name: 's' },
+				status,
+			});
+		assert.deepEqual(
+			[
+				v1({ failedProvisioning: true, message: 'quota' }).tone,
+				v1({ failedProvisioning: true, message: 'quota' }).message,
+			],
+			['error', 'quota'],
+		);
 		assert.equal(v1({ provisioning: true }).state, 'Provisioning');
 		assert.equal(v1({ provisioned: true, state: 'Succeeded' }).tone, 'ok');
 	});
 
 	it('reads v2 alpha state annotations', () => {
 		const result = computeAsoStatus(
-			resource(undefined, 1, { annotations: { 'resource-state.infra.azure.com': 'Failed', 'resource-error.infra.azure.com': 'quota exceeded' } }),
+			resource(undefined, 1, {
+				annotations: {
+					'resource-state.infra.azure.com': 'Failed',
+					'resource-error.infra.azure.com': 'quota exceeded',
+				},
+			}),
 		);
-		assert.deepEqual([result.state, result.tone, result.message], ['Failed', 'error', 'quota exceeded']);
+		assert.deepEqual(
+			[result.state, result.tone, result.message],
+			['Failed', 'error', 'quota exceeded'],
+		);
 	});
 });

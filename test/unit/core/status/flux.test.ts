@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { computeFluxStatus } from '../../../../src/core/status/flux.ts';
 
-function helmRepository(spec: Record<string, unknown>, status?: unknown, generation = 1): Record<string, unknown> {
+function helmRepository(
+	spec: Record<string, unknown>,
+	status?: unknown,
+	generation = 1,
+): Record<string, unknown> {
 	const object: Record<string, unknown> = {
 		apiVersion: 'source.toolkit.fluxcd.io/v1',
 		kind: 'HelmRepository',
@@ -13,11 +17,18 @@ function helmRepository(spec: Record<string, unknown>, status?: unknown, generat
 	return object;
 }
 
-const readyTrue = { type: 'Ready', status: 'True', reason: 'Succeeded', message: 'stored artifact' };
+const readyTrue = {
+	type: 'Ready',
+	status: 'True',
+	reason: 'Succeeded',
+	message: 'stored artifact',
+};
 
 describe('Flux status', () => {
 	it('is Ready when Ready is True and the generation is observed', () => {
-		const result = computeFluxStatus(helmRepository({ url: 'https://x' }, { observedGeneration: 1, conditions: [readyTrue] }));
+		const result = computeFluxStatus(
+			helmRepository({ url: 'https://x' }, { observedGeneration: 1, conditions: [readyTrue] }),
+		);
 		assert.equal(result.state, 'Ready');
 		assert.equal(result.tone, 'ok');
 		assert.equal(result.message, 'stored artifact');
@@ -25,12 +36,25 @@ describe('Flux status', () => {
 
 	it('puts Stalled before Suspended and Failed', () => {
 		const result = computeFluxStatus(
-			helmRepository({ url: 'ftp://x', suspend: true }, {
-				conditions: [
-					{ type: 'Stalled', status: 'True', reason: 'URLInvalid', message: 'scheme not supported' },
-					{ type: 'Ready', status: 'False', reason: 'URLInvalid', message: 'scheme not supported' },
-				],
-			}),
+			helmRepository(
+				{ url: 'ftp://x', suspend: true },
+				{
+					conditions: [
+						{
+							type: 'Stalled',
+							status: 'True',
+							reason: 'URLInvalid',
+							message: 'scheme not supported',
+						},
+						{
+							type: 'Ready',
+							status: 'False',
+							reason: 'URLInvalid',
+							message: 'scheme not supported',
+						},
+					],
+				},
+			),
 		);
 		assert.equal(result.state, 'Stalled');
 		assert.equal(result.tone, 'error');
@@ -39,14 +63,19 @@ describe('Flux status', () => {
 
 	it('shows a suspended repository as Suspended even when it failed before', () => {
 		const result = computeFluxStatus(
-			helmRepository({ url: 'https://x', suspend: true }, { conditions: [{ type: 'Ready', status: 'False', reason: 'Failed' }] }),
+			helmRepository(
+				{ url: 'https://x', suspend: true },
+				{ conditions: [{ type: 'Ready', status: 'False', reason: 'Failed' }] },
+			),
 		);
 		assert.equal(result.state, 'Suspended');
 		assert.equal(result.tone, 'suspended');
 	});
 
 	it('ignores spec.suspend on an oci repository, where it does not apply', () => {
-		const result = computeFluxStatus(helmRepository({ type: 'oci', url: 'oci://x', suspend: true }));
+		const result = computeFluxStatus(
+			helmRepository({ type: 'oci', url: 'oci://x', suspend: true }),
+		);
 		assert.equal(result.state, 'Ready');
 		assert.equal(result.observed, false);
 		assert.ok(result.reasons.some((reason) => reason.includes('does not apply')));
@@ -54,13 +83,26 @@ describe('Flux status', () => {
 
 	it('reports Failed with FetchFailed and says it is retrying on ProgressingWithRetry', () => {
 		const result = computeFluxStatus(
-			helmRepository({ url: 'https://x' }, {
-				conditions: [
-					{ type: 'Reconciling', status: 'True', reason: 'ProgressingWithRetry' },
-					{ type: 'FetchFailed', status: 'True', reason: 'AuthenticationFailed', message: '401 Unauthorized' },
-					{ type: 'Ready', status: 'False', reason: 'AuthenticationFailed', message: '401 Unauthorized' },
-				],
-			}),
+			helmRepository(
+				{ url: 'https://x' },
+				{
+					conditions: [
+						{ type: 'Reconciling', status: 'True', reason: 'ProgressingWithRetry' },
+						{
+							type: 'FetchFailed',
+							status: 'True',
+							reason: 'AuthenticationFailed',
+							message: '401 Unauthorized',
+						},
+						{
+							type: 'Ready',
+							status: 'False',
+							reason: 'AuthenticationFailed',
+							message: '401 Unauthorized',
+						},
+					],
+				},
+			),
 		);
 		assert.equal(result.state, 'Failed');
 		assert.equal(result.message, '401 Unauthorized (retrying)');
@@ -68,25 +110,49 @@ describe('Flux status', () => {
 
 	it('reports Failed on StorageOperationFailed even while Ready is still True', () => {
 		const result = computeFluxStatus(
-			helmRepository({ url: 'https://x' }, {
-				conditions: [readyTrue, { type: 'StorageOperationFailed', status: 'True', reason: 'Failed', message: 'disk full' }],
-			}),
+			helmRepository(
+				{ url: 'https://x' },
+				{
+					conditions: [
+						readyTrue,
+						{
+							type: 'StorageOperationFailed',
+							status: 'True',
+							reason: 'Failed',
+							message: 'disk full',
+						},
+					],
+				},
+			),
 		);
 		assert.equal(result.state, 'Failed');
 		assert.equal(result.message, 'disk full');
 	});
 
 	it('is Reconciling when a new generation is not yet observed, even with Ready True', () => {
-		const result = computeFluxStatus(helmRepository({ url: 'https://x' }, { observedGeneration: 1, conditions: [readyTrue] }, 2));
+		const result = computeFluxStatus(
+			helmRepository({ url: 'https://x' }, { observedGeneration: 1, conditions: [readyTrue] }, 2),
+		);
 		assert.equal(result.state, 'Reconciling');
 		assert.equal(result.tone, 'progressing');
 	});
 
 	it('is Reconciling on ArtifactOutdated', () => {
 		const result = computeFluxStatus(
-			helmRepository({ url: 'https://x' }, {
-				conditions: [readyTrue, { type: 'ArtifactOutdated', status: 'True', reason: 'NewRevision', message: 'new index revision' }],
-			}),
+			helmRepository(
+				{ url: 'https://x' },
+				{
+					conditions: [
+						readyTrue,
+						{
+							type: 'ArtifactOutdated',
+							status: 'True',
+							reason: 'NewRevision',
+							message: 'new index revision',
+						},
+					],
+				},
+			),
 		);
 		assert.equal(result.state, 'Reconciling');
 		assert.equal(result.message, 'new index revision');
@@ -110,7 +176,16 @@ describe('Flux status', () => {
 			kind: 'Kustomization',
 			metadata: { name: 'apps', generation: 1 },
 			spec: { suspend: false },
-			status: { conditions: [{ type: 'Ready', status: 'False', reason: 'BuildFailed', message: 'kustomize build failed' }] },
+			status: {
+				conditions: [
+					{
+						type: 'Ready',
+						status: 'False',
+						reason: 'BuildFailed',
+						message: 'kustomize build failed',
+					},
+				],
+			},
 		};
 		assert.equal(computeFluxStatus(kustomization).state, 'Failed');
 	});

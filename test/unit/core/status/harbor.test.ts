@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { computeHarborStatus, harborOverallStatusOf } from '../../../../src/core/status/harbor.ts';
 
-function cluster(conditions: Record<string, string>, written?: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function cluster(
+	conditions: Record<string, string>,
+	written?: string,
+	extra: Record<string, unknown> = {},
+): Record<string, unknown> {
 	return {
 		apiVersion: 'goharbor.io/v1beta1',
 		kind: 'HarborCluster',
@@ -16,7 +20,12 @@ function cluster(conditions: Record<string, string>, written?: string, extra: Re
 	};
 }
 
-const allTrue = { StorageReady: 'True', DatabaseReady: 'True', CacheReady: 'True', ServiceReady: 'True' };
+const allTrue = {
+	StorageReady: 'True',
+	DatabaseReady: 'True',
+	CacheReady: 'True',
+	ServiceReady: 'True',
+};
 
 describe('Harbor status', () => {
 	it('is healthy when all four dependency conditions are True', () => {
@@ -49,7 +58,11 @@ describe('Harbor status', () => {
 	});
 
 	it('starts a HarborCluster without status in creating', () => {
-		const result = computeHarborStatus({ apiVersion: 'goharbor.io/v1beta1', kind: 'HarborCluster', metadata: { name: 'h' } });
+		const result = computeHarborStatus({
+			apiVersion: 'goharbor.io/v1beta1',
+			kind: 'HarborCluster',
+			metadata: { name: 'h' },
+		});
 		assert.deepEqual([result.state, result.observed], ['creating', false]);
 		assert.deepEqual(result.computed, { status: 'creating' });
 	});

@@ -14,7 +14,16 @@ const workStatus = (status: unknown, wec = 'cluster1') => ({
 	apiVersion: 'control.kubestellar.io/v1alpha1',
 	kind: 'WorkStatus',
 	metadata: { name: 'uid-appsv1-deployment-default-nginx', namespace: wec },
-	spec: { sourceRef: { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', name: 'nginx', namespace: 'default' } },
+	spec: {
+		sourceRef: {
+			group: 'apps',
+			version: 'v1',
+			resource: 'deployments',
+			kind: 'Deployment',
+			name: 'nginx',
+			namespace: 'default',
+		},
+	},
 	...(status === undefined ? {} : { status }),
 });
 
@@ -24,13 +33,28 @@ describe('KubeStellar status', () => {
 	});
 
 	it('is Error with the controller error as message', () => {
-		const result = computeKubestellarStatus(policy({ observedGeneration: 1, errors: ['Singleton reported status return is requested but some objects have the wrong number of associated WECs'] }));
+		const result = computeKubestellarStatus(
+			policy({
+				observedGeneration: 1,
+				errors: [
+					'Singleton reported status return is requested but some objects have the wrong number of associated WECs',
+				],
+			}),
+		);
 		assert.equal(result.state, 'Error');
 		assert.match(result.message, /^Singleton reported status/);
 	});
 
 	it('is Error when a condition is False', () => {
-		assert.equal(computeKubestellarStatus(policy({ observedGeneration: 1, conditions: [{ type: 'Synced', status: 'False', reason: 'X' }] })).state, 'Error');
+		assert.equal(
+			computeKubestellarStatus(
+				policy({
+					observedGeneration: 1,
+					conditions: [{ type: 'Synced', status: 'False', reason: 'X' }],
+				}),
+			).state,
+			'Error',
+		);
 	});
 
 	it('is Pending while the generation is not observed', () => {
@@ -38,21 +62,43 @@ describe('KubeStellar status', () => {
 	});
 
 	it('accepts the policies.kubestellar.io group of the proposal', () => {
-		const object = { ...policy({ observedGeneration: 1 }), apiVersion: 'policies.kubestellar.io/v1alpha1' };
+		const object = {
+			...policy({ observedGeneration: 1 }),
+			apiVersion: 'policies.kubestellar.io/v1alpha1',
+		};
 		assert.equal(computeKubestellarStatus(object).state, 'Ready');
 	});
 
 	it('gives a WorkStatus the state of the WEC copy it carries', () => {
-		const ready = workStatus({ replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 1, conditions: [{ type: 'Available', status: 'True' }] });
+		const ready = workStatus({
+			replicas: 2,
+			updatedReplicas: 2,
+			readyReplicas: 2,
+			availableReplicas: 2,
+			observedGeneration: 1,
+			conditions: [{ type: 'Available', status: 'True' }],
+		});
 		assert.equal(computeKubestellarStatus(ready).state, 'Current');
-		const notReady = workStatus({ replicas: 2, updatedReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 });
+		const notReady = workStatus({
+			replicas: 2,
+			updatedReplicas: 2,
+			readyReplicas: 1,
+			availableReplicas: 1,
+			observedGeneration: 1,
+		});
 		const result = computeKubestellarStatus(notReady);
 		assert.equal(result.state, 'InProgress');
 		assert.equal(result.tone, 'progressing');
 	});
 
 	it('uses the WDS workload spec when the caller knows it', () => {
-		const copy = workStatus({ replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, conditions: [{ type: 'Available', status: 'True' }] });
+		const copy = workStatus({
+			replicas: 2,
+			updatedReplicas: 2,
+			readyReplicas: 2,
+			availableReplicas: 2,
+			conditions: [{ type: 'Available', status: 'True' }],
+		});
 		const result = computeKubestellarStatus(copy, () => ({ spec: { replicas: 3 } }));
 		assert.equal(result.state, 'InProgress');
 	});
