@@ -20,6 +20,7 @@ for (let index = 0; index < rest.length; index++) {
 	const key = rest[index].replace(/^--/, '');
 	if (key === 'installed') options.installed = true;
 	else if (key === 'env') options.env.push(rest[++index]);
+	else if (key === 'also-extension') (options.also ??= []).push(resolve(rest[++index]));
 	else options[key] = rest[++index];
 }
 

@@ -1,0 +1,3 @@
+// The baseline for activation time: an extension that does nothing.
+exports.activate = () => ({});
+exports.deactivate = () => {};

@@ -1,0 +1,45 @@
+// Runs inside the extension host (as an extensionTestsPath): activates the empty extension and Kube Status Lens,
+// waits for the full tree, and writes the timings to $KSL_BENCH_RESULT. Plain CommonJS: no build step.
+const vscode = require('vscode');
+const { writeFileSync } = require('node:fs');
+
+async function time(run) {
+	const start = process.hrtime.bigint();
+	const value = await run();
+	return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+exports.run = async () => {
+	const empty = vscode.extensions.getExtension('kube-status-lens-bench.empty-extension');
+	const lens = vscode.extensions.getExtension('kube-status-lens.kube-status-lens');
+	if (!empty || !lens) throw new Error('both extensions must be loaded');
+	const emptyActivation = await time(() => empty.activate());
+	const lensActivation = await time(() => lens.activate());
+	const api = lensActivation.value;
+	const tree = await time(() => api.ready());
+	// Walk the whole tree once, as a user expanding everything would make the provider do.
+	const walk = await time(() => {
+		let count = 0;
+		const visit = (id, depth) => {
+			if (depth > 8) return;
+			for (const child of api.provider.getChildren(id)) {
+				count++;
+				api.provider.getTreeItem(child);
+				visit(child, depth + 1);
+			}
+		};
+		visit(undefined, 0);
+		return count;
+	});
+	writeFileSync(
+		process.env.KSL_BENCH_RESULT,
+		JSON.stringify({
+			emptyActivationMs: emptyActivation.ms,
+			activationMs: lensActivation.ms,
+			activationToTreeMs: tree.ms,
+			objects: api.graph.objectCount(),
+			treeItems: walk.value,
+			walkMs: walk.ms,
+		}),
+	);
+};
