@@ -169,11 +169,33 @@ function typeName(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
+interface CompiledCheck {
+	readonly path: string;
+	readonly segments: readonly string[];
+	readonly type: FieldType;
+}
+
+// The checks run for every Fleet object: paths are split once per kind, not once per object.
+const compiledChecks = new Map<string, readonly CompiledCheck[]>();
+
+function compiledChecksOf(kind: string): readonly CompiledCheck[] {
+	let checks = compiledChecks.get(kind);
+	if (!checks) {
+		checks = [...commonChecks, ...(ownEntry(kindChecks, kind) ?? [])].map(([path, type]) => ({
+			path,
+			segments: path.split('.'),
+			type,
+		}));
+		compiledChecks.set(kind, checks);
+	}
+	return checks;
+}
+
 /** What is wrong with the fields Fleet's rules read, one sentence each; empty when the object reads cleanly. */
 export function fleetInputProblemsOf(object: unknown, kind: string): string[] {
 	const problems: string[] = [];
-	for (const [path, type] of [...commonChecks, ...(ownEntry(kindChecks, kind) ?? [])]) {
-		const value = getPath(object, ...path.split('.'));
+	for (const { path, segments, type } of compiledChecksOf(kind)) {
+		const value = getPath(object, ...segments);
 		// Go decodes null into the zero value, so null is as good as absent.
 		if (value === undefined || value === null) continue;
 		if (!typeMatches(value, type)) {
