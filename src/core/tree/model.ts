@@ -352,6 +352,7 @@ const fleetRollupKinds = new Set([
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 const noEntries: readonly Entry[] = [];
+const noParents: readonly Vertex[] = [];
 
 function isKubestellar(entry: Entry): boolean {
 	return entry.system === 'kubestellar';
@@ -1391,7 +1392,8 @@ export class ResourceGraph {
 		return parents;
 	}
 
-	private harborOwners(root: Root, entry: Entry): Vertex[] {
+	private harborOwners(root: Root, entry: Entry): readonly Vertex[] {
+		if (getPath(entry.object, 'metadata', 'ownerReferences') === undefined) return noParents;
 		const owners: Vertex[] = [];
 		for (const key of ownerKeysOf(entry.object)) {
 			const owner = root.entries.get(key);
@@ -1546,9 +1548,9 @@ export class ResourceGraph {
 	}
 
 	/** The BindingPolicies that select an object: by their Binding when it exists, else by their downsync clauses. */
-	private selectingPolicies(root: Root, entry: Entry): Vertex[] {
+	private selectingPolicies(root: Root, entry: Entry): readonly Vertex[] {
 		if (this.indexedSize(root, 'policies', '') === 0 || entry.kind === '' || entry.name === '') {
-			return [];
+			return noParents;
 		}
 		const policies = this.indexed(root, 'policies', '');
 		const result: Vertex[] = [];

@@ -195,12 +195,20 @@ function detach(child: Vertex, parent: Vertex, changes: ChangeSet): void {
 
 /** Links a vertex under the parents it should have now (none while an auto-hidden vertex is empty). */
 function applyParents(vertex: Vertex, changes: ChangeSet): void {
-	const target = vertex.dead || (vertex.autoHide && childCount(vertex) === 0) ? [] : vertex.desired;
-	for (const parent of [...vertex.parents]) {
-		if (!target.includes(parent)) detach(vertex, parent, changes);
+	const target =
+		vertex.dead || (vertex.autoHide && childCount(vertex) === 0) ? noVertices : vertex.desired;
+	// Most placements leave the parents as they are: check before copying anything.
+	if (vertex.parents.some((parent) => !target.includes(parent))) {
+		for (const parent of [...vertex.parents]) {
+			if (!target.includes(parent)) detach(vertex, parent, changes);
+		}
 	}
-	for (const parent of target) attach(vertex, parent, changes);
+	for (const parent of target) {
+		if (!vertex.parents.includes(parent)) attach(vertex, parent, changes);
+	}
 }
+
+const noVertices: readonly Vertex[] = [];
 
 /** Sets where a vertex belongs and links it accordingly. */
 export function setDesiredParents(
@@ -208,11 +216,13 @@ export function setDesiredParents(
 	desired: readonly Vertex[],
 	changes: ChangeSet,
 ): void {
-	const unique =
-		desired.length > 1
-			? [...new Set(desired)].filter((parent) => parent !== vertex)
-			: desired.filter((parent) => parent !== vertex);
-	vertex.desired = unique;
+	// Parent lists are short: a quadratic check beats allocating a Set on every placement.
+	const clean = desired.every(
+		(parent, index) => parent !== vertex && desired.indexOf(parent) === index,
+	);
+	vertex.desired = clean
+		? desired
+		: desired.filter((parent, index) => parent !== vertex && desired.indexOf(parent) === index);
 	applyParents(vertex, changes);
 }
 
