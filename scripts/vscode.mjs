@@ -6,7 +6,7 @@
 // --installed: load the extension from an extensions dir (the .vsix route) instead of the development path.
 // Must run on Node 24 (scripts/node24): code-server's own runtime.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -68,6 +68,11 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 		),
 	);
 	if (extensionsFrom) cpSync(extensionsFrom, join(work, 'exts'), { recursive: true });
+	// The payload loads one development extension; others (the benchmark's empty baseline) are installed by copy.
+	for (const path of options.also ?? []) {
+		const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
+		cpSync(path, join(work, 'exts', `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+	}
 	writeFileSync(
 		join(work, 'config.yaml'),
 		`bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`,

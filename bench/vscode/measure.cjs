@@ -12,7 +12,10 @@ async function time(run) {
 exports.run = async () => {
 	const empty = vscode.extensions.getExtension('kube-status-lens-bench.empty-extension');
 	const lens = vscode.extensions.getExtension('kube-status-lens.kube-status-lens');
-	if (!empty || !lens) throw new Error('both extensions must be loaded');
+	if (!empty || !lens) {
+		const loaded = vscode.extensions.all.filter((e) => !e.id.startsWith('vscode.')).map((e) => e.id);
+		throw new Error(`both extensions must be loaded; loaded: ${loaded.join(', ')}`);
+	}
 	const emptyActivation = await time(() => empty.activate());
 	const lensActivation = await time(() => lens.activate());
 	const api = lensActivation.value;

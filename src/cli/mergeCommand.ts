@@ -1,6 +1,6 @@
 // `kube-status-lens merge`: the multi-WEC status merge of src/core/merge on files, as JSON or readable text.
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
-import { parseManifests } from '../core/manifest/parse.ts';
+import { parseManifestsWithNodes } from '../core/manifest/parse.ts';
 import { getRecord, getString, groupOf, isRecord, refOf } from '../core/model/object.ts';
 import { policyGroups } from '../core/merge/mergeMode.ts';
 import {
@@ -272,7 +272,8 @@ function objectsIn(
 		);
 	}
 	if (file.endsWith('.json')) strictJsonProblem(file, text);
-	const parsed = parseManifests(text, { fileName: file });
+	// Bare status documents (a WEC's `.status` without apiVersion/kind) need the documents themselves.
+	const parsed = parseManifestsWithNodes(text, { fileName: file });
 	const [problem] = parsed.problems;
 	if (problem) {
 		const { line, character } = problem.range.start;
@@ -280,7 +281,7 @@ function objectsIn(
 	}
 	const bare: unknown[] = [];
 	if (parsed.objects.length === 0) {
-		for (const document of parsed.documents) {
+		for (const document of parsed.documents ?? []) {
 			const value: unknown = document.toJS({ maxAliasCount: 100 });
 			if (value !== null && value !== undefined) bare.push(value);
 		}
