@@ -96,8 +96,9 @@ function parseManifestsFast(text: string): ParseResult | undefined {
 				if (!closed) return;
 				parent?.children.push(closed.line);
 				// Items of a top-level sequence (a List's items) need their own lines.
-				if (stack.length === 1 && state.kind === 'sequence')
+				if (stack.length === 1 && state.kind === 'sequence') {
 					sequenceItemLines.set(state.result, closed.children);
+				}
 			},
 		});
 	} catch {
