@@ -13,7 +13,9 @@ exports.run = async () => {
 	const empty = vscode.extensions.getExtension('kube-status-lens-bench.empty-extension');
 	const lens = vscode.extensions.getExtension('kube-status-lens.kube-status-lens');
 	if (!empty || !lens) {
-		const loaded = vscode.extensions.all.filter((e) => !e.id.startsWith('vscode.')).map((e) => e.id);
+		const loaded = vscode.extensions.all
+			.filter((e) => !e.id.startsWith('vscode.'))
+			.map((e) => e.id);
 		throw new Error(`both extensions must be loaded; loaded: ${loaded.join(', ')}`);
 	}
 	const emptyActivation = await time(() => empty.activate());
@@ -43,6 +45,9 @@ exports.run = async () => {
 			objects: api.graph.objectCount(),
 			treeItems: walk.value,
 			walkMs: walk.ms,
+			...Object.fromEntries(
+				Object.entries(api.manifests.timings).map(([key, value]) => [`scan_${key}Ms`, value]),
+			),
 		}),
 	);
 };

@@ -13,6 +13,7 @@ export interface ExtensionApi {
 	readonly ready: () => Promise<void>;
 	readonly view: vscode.TreeView<string>;
 	readonly provider: ResourceTreeProvider;
+	readonly manifests: WorkspaceManifests;
 }
 
 /** Registers everything and reads nothing: work starts when the view shows or a command needs it. */
@@ -106,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
 	if (view.visible) void ensureStarted();
 	log.info(`Activated in ${Date.now() - activatedAt} ms.`);
-	return { graph, ready: ensureStarted, view, provider };
+	return { graph, ready: ensureStarted, view, provider, manifests };
 }
 
 /** Everything is disposed through context.subscriptions. */
