@@ -24,8 +24,9 @@ describe('seed 000 (Fleet status fields)', () => {
 		];
 		const ranked = [...documented].sort((a, b) => stateRankOf(a) - stateRankOf(b));
 		assert.deepEqual(ranked, documented);
-		for (const state of documented)
+		for (const state of documented) {
 			assert.ok((fleetStates as readonly string[]).includes(state), state);
+		}
 	});
 
 	it('writes the Ready message of the example: WaitApplied(1) [Cluster fleet-default/downstream4]', () => {
@@ -259,7 +260,7 @@ describe('seed 001 (KubeStellar multi-WEC proposal)', () => {
 	it('merges the example policy (flag under the downsync rule) into the documented status, min across clusters', () => {
 		const result = mergeWecStatuses(deployment, wecs, [policy, cluster('edge1'), cluster('edge2')]);
 		assert.equal(result.mode, 'multi');
-		const status = result.status as Record<string, unknown>;
+		const status = result.status;
 		assert.deepEqual([status.replicas, status.readyReplicas, status.availableReplicas], [2, 2, 2]);
 		const [available] = status.conditions as Record<string, unknown>[];
 		assert.deepEqual(
