@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
 import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
+import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
+import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
 import { createLog } from './log.ts';
 import { readProblemsOnly } from './settings.ts';
 import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
@@ -55,8 +57,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();
 	};
+	const mergeProvider = new MergePreviewProvider(graph);
+	let mergeChanged = (): void => {};
 	const onChanged = (changes: ChangedNodes): void => {
 		provider.update(changes);
+		mergeChanged();
 		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
 		refreshSummary();
 	};
@@ -105,6 +110,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		}),
 	);
 	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
+	context.subscriptions.push(mergeProvider);
+	mergeChanged = registerMergePreview(context, {
+		graph,
+		provider: mergeProvider,
+		ensureStarted,
+	}).graphChanged;
 	if (view.visible) void ensureStarted();
 	log.info(`Activated in ${Date.now() - activatedAt} ms.`);
 	return { graph, ready: ensureStarted, view, provider, manifests };

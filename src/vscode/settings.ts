@@ -6,6 +6,7 @@ export const settingKeys = [
 	'kubeStatusLens.workspace.exclude',
 	'kubeStatusLens.workspace.maxFileSizeKiB',
 	'kubeStatusLens.tree.problemsOnly',
+	'kubeStatusLens.mergePreview.rules',
 ] as const;
 
 function stringArray(value: unknown, fallback: readonly string[]): string[] {
@@ -47,4 +48,12 @@ export function readSearchExcludes(scope?: vscode.ConfigurationScope): string[] 
 	return Object.entries(excludes)
 		.filter(([, on]) => on === true)
 		.map(([glob]) => glob);
+}
+
+/** Typed read of kubeStatusLens.mergePreview.rules: the seed proposal, or what the released controller writes. */
+export function readMergeRules(): 'proposal' | 'kubestellar' {
+	return vscode.workspace.getConfiguration('kubeStatusLens.mergePreview').get<string>('rules') ===
+		'kubestellar'
+		? 'kubestellar'
+		: 'proposal';
 }

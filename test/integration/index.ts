@@ -9,7 +9,10 @@ export async function run(): Promise<void> {
 	const grep = process.env.KSL_TEST_GREP;
 	if (grep) mocha.grep(grep);
 	if (process.env.KSL_SUITE === 'multiroot') await import('./suite/multiroot.test.ts');
-	else await import('./suite/tree.test.ts');
+	else {
+		await import('./suite/tree.test.ts');
+		await import('./suite/merge.test.ts');
+	}
 	await new Promise<void>((resolve, reject) => {
 		mocha.run((failures) =>
 			failures ? reject(new Error(`${failures} test(s) failed`)) : resolve(),

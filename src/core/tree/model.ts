@@ -691,6 +691,12 @@ export class ResourceGraph {
 		return this.rootsById.get(rootId)?.entries.get(key)?.object;
 	}
 
+	/** Every object of a root (the winning copy of each), e.g. to find a workload's merge inputs. */
+	objectsOf(rootId: string): Readonly<Record<string, unknown>>[] {
+		const entries = this.rootsById.get(rootId)?.entries;
+		return entries ? [...entries.values()].map((entry) => entry.object) : [];
+	}
+
 	// -- Roots and work -----------------------------------------------------------------------------------------
 
 	private createRoot(rootId: string, label: string, origin: RootOrigin): Root {

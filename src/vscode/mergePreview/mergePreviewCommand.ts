@@ -1,0 +1,154 @@
+import * as vscode from 'vscode';
+import { parseManifests } from '../../core/manifest/parse.ts';
+import { mergeInputsFrom } from '../../core/merge/mergePreview.ts';
+import type { MergeRules } from '../../core/merge/wecMerge.ts';
+import { objectKeyOf, type ResourceGraph } from '../../core/tree/model.ts';
+import { readMergeRules } from '../settings.ts';
+import { workspaceRootId } from '../workspace/workspaceManifests.ts';
+import { mergeScheme, mergeUriOf, type MergePreviewProvider } from './mergePreviewProvider.ts';
+
+/** Where a preview was asked for: a tree node id, or a workload at a line of a document (the CodeLens). */
+type PreviewArgument = string | { readonly uri: string; readonly line: number } | undefined;
+
+function titleOf(object: Readonly<Record<string, unknown>>): string {
+	const metadata = object.metadata as Record<string, unknown> | undefined;
+	return `${String(object.kind)} ${typeof metadata?.name === 'string' ? metadata.name : ''}`;
+}
+
+/** CodeLenses "Preview multi-WEC status merge" above workloads a BindingPolicy selects or WorkStatus objects name. */
+class MergeCodeLensProvider implements vscode.CodeLensProvider {
+	private readonly emitter = new vscode.EventEmitter<void>();
+	readonly onDidChangeCodeLenses = this.emitter.event;
+	private readonly graph: ResourceGraph;
+
+	constructor(graph: ResourceGraph) {
+		this.graph = graph;
+	}
+
+	refresh(): void {
+		this.emitter.fire();
+	}
+
+	dispose(): void {
+		this.emitter.dispose();
+	}
+
+	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+		const objects = this.graph.objectsOf(workspaceRootId);
+		if (objects.length === 0) return [];
+		const lenses: vscode.CodeLens[] = [];
+		for (const entry of parseManifests(document.getText(), { fileName: document.uri.path })
+			.objects) {
+			const key = objectKeyOf(entry.object);
+			const workload = this.graph.objectOf(workspaceRootId, key) ?? entry.object;
+			const inputs = mergeInputsFrom(workload, objects);
+			if (!inputs.because) continue;
+			const range = new vscode.Range(entry.range.start.line, 0, entry.range.start.line, 0);
+			const argument = { uri: document.uri.toString(), line: entry.range.start.line };
+			lenses.push(
+				new vscode.CodeLens(range, {
+					title: '$(git-merge) Preview multi-WEC status merge',
+					tooltip: `Merge the statuses of this workload in its WECs (${inputs.because})`,
+					command: 'kubeStatusLens.merge.preview',
+					arguments: [argument],
+				}),
+			);
+		}
+		return lenses;
+	}
+}
+
+/** Registers the merge preview: content provider, CodeLens, preview and diff commands. */
+export function registerMergePreview(
+	context: vscode.ExtensionContext,
+	deps: {
+		readonly graph: ResourceGraph;
+		readonly provider: MergePreviewProvider;
+		readonly ensureStarted: () => Promise<void>;
+	},
+): { graphChanged: () => void } {
+	const { graph, provider } = deps;
+	const lenses = new MergeCodeLensProvider(graph);
+	const resolveKey = async (argument: PreviewArgument): Promise<string | undefined> => {
+		await deps.ensureStarted();
+		if (typeof argument === 'string') return graph.node(argument)?.objectKey;
+		if (argument) {
+			const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(argument.uri));
+			const entries = parseManifests(document.getText(), { fileName: document.uri.path }).objects;
+			let found = entries[0];
+			for (const entry of entries) if (entry.range.start.line <= argument.line) found = entry;
+			return found ? objectKeyOf(found.object) : undefined;
+		}
+		const editor = vscode.window.activeTextEditor;
+		if (!editor) return undefined;
+		return resolveKey({ uri: editor.document.uri.toString(), line: editor.selection.active.line });
+	};
+	const targetFor = async (argument: PreviewArgument) => {
+		const key = await resolveKey(argument);
+		const workload = key ? graph.objectOf(workspaceRootId, key) : undefined;
+		if (!key || !workload || !mergeInputsFrom(workload, graph.objectsOf(workspaceRootId)).because) {
+			void vscode.window.showInformationMessage(
+				'No BindingPolicy in the workspace selects this object and no WorkStatus refers to it, so KubeStellar returns no status for it.',
+			);
+			return undefined;
+		}
+		return { key, title: titleOf(workload) };
+	};
+	context.subscriptions.push(
+		lenses,
+		vscode.workspace.registerTextDocumentContentProvider(mergeScheme, provider),
+		vscode.languages.registerCodeLensProvider({ language: 'yaml' }, lenses),
+		vscode.commands.registerCommand(
+			'kubeStatusLens.merge.preview',
+			async (argument?: PreviewArgument, rules?: MergeRules) => {
+				const target = await targetFor(argument);
+				if (!target) return undefined;
+				const uri = mergeUriOf(
+					{
+						rootId: workspaceRootId,
+						key: target.key,
+						rules: rules ?? readMergeRules(),
+						side: 'merged',
+					},
+					target.title,
+				);
+				const document = await vscode.workspace.openTextDocument(uri);
+				await vscode.languages.setTextDocumentLanguage(document, 'yaml');
+				await vscode.window.showTextDocument(document, {
+					viewColumn: vscode.ViewColumn.Beside,
+					preview: true,
+				});
+				return uri.toString();
+			},
+		),
+		vscode.commands.registerCommand(
+			'kubeStatusLens.merge.diff',
+			async (argument?: PreviewArgument, rules?: MergeRules) => {
+				const target = await targetFor(argument);
+				if (!target) return undefined;
+				const chosen = rules ?? readMergeRules();
+				const left = mergeUriOf(
+					{ rootId: workspaceRootId, key: target.key, rules: chosen, side: 'current' },
+					target.title,
+				);
+				const right = mergeUriOf(
+					{ rootId: workspaceRootId, key: target.key, rules: chosen, side: 'merged' },
+					target.title,
+				);
+				await vscode.commands.executeCommand(
+					'vscode.diff',
+					left,
+					right,
+					`${target.title}: current ↔ merged .status (${chosen})`,
+				);
+				return right.toString();
+			},
+		),
+	);
+	return {
+		graphChanged: () => {
+			provider.graphChanged();
+			lenses.refresh();
+		},
+	};
+}

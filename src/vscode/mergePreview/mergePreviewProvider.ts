@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import {
+	currentStatusYaml,
+	mergeInputsFrom,
+	mergePreviewYaml,
+} from '../../core/merge/mergePreview.ts';
+import type { MergeRules } from '../../core/merge/wecMerge.ts';
+import type { ResourceGraph } from '../../core/tree/model.ts';
+
+/** The URI scheme of the read-only merge preview documents (merged status, and the current one for the diff). */
+export const mergeScheme = 'kube-status-lens-merge';
+
+/** What a preview URI names: the root and object key of the workload, the rule set, and which side. */
+export interface MergeTarget {
+	readonly rootId: string;
+	readonly key: string;
+	readonly rules: MergeRules;
+	readonly side: 'merged' | 'current';
+}
+
+/** Builds the preview URI; the path carries a readable title, the query what to compute. */
+export function mergeUriOf(target: MergeTarget, title: string): vscode.Uri {
+	const safe = title.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'workload';
+	return vscode.Uri.from({
+		scheme: mergeScheme,
+		path: `/${safe} (${target.side === 'merged' ? `merged, ${target.rules}` : 'current'}).yaml`,
+		query: new URLSearchParams({
+			root: target.rootId,
+			key: target.key,
+			rules: target.rules,
+			side: target.side,
+		}).toString(),
+	});
+}
+
+function targetOf(uri: vscode.Uri): MergeTarget {
+	const query = new URLSearchParams(uri.query);
+	return {
+		rootId: query.get('root') ?? '',
+		key: query.get('key') ?? '',
+		rules: query.get('rules') === 'kubestellar' ? 'kubestellar' : 'proposal',
+		side: query.get('side') === 'current' ? 'current' : 'merged',
+	};
+}
+
+/** Serves the merge preview from the graph's objects; open previews refresh when the graph changes. */
+export class MergePreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+	private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+	readonly onDidChange = this.emitter.event;
+	private readonly graph: ResourceGraph;
+	private timer: ReturnType<typeof setTimeout> | undefined;
+
+	constructor(graph: ResourceGraph) {
+		this.graph = graph;
+	}
+
+	/** Called on every graph change; refreshes the open previews once things settle. */
+	graphChanged(): void {
+		clearTimeout(this.timer);
+		this.timer = setTimeout(() => {
+			for (const document of vscode.workspace.textDocuments) {
+				if (document.uri.scheme === mergeScheme) this.emitter.fire(document.uri);
+			}
+		}, 300);
+	}
+
+	provideTextDocumentContent(uri: vscode.Uri): string {
+		const target = targetOf(uri);
+		const workload = this.graph.objectOf(target.rootId, target.key);
+		if (!workload) return '# The workload is no longer in the workspace.\n';
+		if (target.side === 'current') return currentStatusYaml(workload);
+		const inputs = mergeInputsFrom(workload, this.graph.objectsOf(target.rootId));
+		return mergePreviewYaml(workload, inputs, target.rules, { now: Date.now() }).text;
+	}
+
+	dispose(): void {
+		clearTimeout(this.timer);
+		this.emitter.dispose();
+	}
+}
