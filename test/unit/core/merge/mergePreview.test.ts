@@ -47,7 +47,7 @@ describe('merge preview', () => {
 		assert.deepEqual(parse(text), { status: result.status });
 		assert.match(text, /readyReplicas: 1 # min from cluster3/);
 		assert.match(text, /^# Mode: multi/m);
-		assert.match(text, /^#   condition Available\s+True\s+True\s+False$/m);
+		assert.match(text, /^# {3}condition Available\s+True\s+True\s+False$/m);
 	});
 
 	it('keeps untrusted text from breaking out of its comment lines', () => {
