@@ -96,5 +96,32 @@ export async function runStories(page, { out }) {
 		},
 	);
 
+	await story(
+		'a user opens a KubeStellar workload and previews how its WEC statuses merge',
+		async () => {
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Control+P');
+			await page.locator('.quick-input-widget input').fill('kubestellar/deployment.yaml');
+			await page
+				.locator('.quick-input-list .monaco-list-row', { hasText: 'deployment.yaml' })
+				.first()
+				.waitFor({ timeout: 15_000 });
+			await page.keyboard.press('Enter');
+			const lens = page
+				.locator('.codelens-decoration a', { hasText: 'Preview multi-WEC status merge' })
+				.first();
+			await lens.waitFor({ timeout: 30_000 });
+			await lens.click();
+			await editors.waitForTab('merged, proposal');
+			await page
+				.locator('.monaco-editor .view-line', { hasText: 'min from cluster3' })
+				.first()
+				.waitFor({ timeout: 30_000 });
+			// The side bar closed, so the manifest and its preview share the window as a user reading them would arrange.
+			await page.keyboard.press('Control+B');
+			await shot('merge-preview.png');
+		},
+	);
+
 	return failures === 0 ? 0 : 1;
 }
