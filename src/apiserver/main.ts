@@ -1,0 +1,76 @@
+// `npm run demo-cluster`: the demo clusters on their own, until Ctrl+C. Prints the kubeconfig path to use with
+// kubectl or the extension (KUBECONFIG=<path>).
+//
+//   scripts/node24 src/apiserver/main.ts [--port 6443] [--kubeconfig <path>] [--no-scenario] [--speed 2]
+//                                        [--cluster fleet-mgmt ...] [--verbose]
+
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startDemo } from './demo.ts';
+
+const usage =
+	'usage: demo-cluster [--port 6443] [--kubeconfig .artifacts/demo-cluster/kubeconfig] [--no-scenario] [--speed N] [--cluster NAME]... [--verbose]';
+
+function print(line: string): void {
+	process.stdout.write(`${line}\n`);
+}
+
+async function main(): Promise<number> {
+	let values;
+	try {
+		({ values } = parseArgs({
+			options: {
+				port: { type: 'string', default: '6443' },
+				kubeconfig: { type: 'string', default: '.artifacts/demo-cluster/kubeconfig' },
+				'no-scenario': { type: 'boolean', default: false },
+				speed: { type: 'string', default: '1' },
+				cluster: { type: 'string', multiple: true },
+				verbose: { type: 'boolean', default: false },
+				help: { type: 'boolean', default: false },
+			},
+		}));
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+		return 2;
+	}
+	if (values.help) {
+		print(usage);
+		return 0;
+	}
+	const port = Number(values.port);
+	const speed = Number(values.speed);
+	if (!Number.isInteger(port) || port < 0 || port > 65_535 || !(speed > 0)) {
+		process.stderr.write(`invalid --port or --speed\n${usage}\n`);
+		return 2;
+	}
+	const kubeconfigPath = resolve(values.kubeconfig);
+	const demo = await startDemo({
+		basePort: port,
+		kubeconfigPath,
+		play: !values['no-scenario'],
+		speed,
+		log: (line) => print(line),
+		...(values.cluster === undefined ? {} : { clusters: values.cluster }),
+		...(values.verbose
+			? { requestLog: (cluster: string, line: string) => print(`${cluster}: ${line}`) }
+			: {}),
+	});
+	print(`kubeconfig: ${kubeconfigPath}`);
+	print(`  export KUBECONFIG=${kubeconfigPath}`);
+	print(`  contexts: ${[...demo.servers.keys()].join(', ')}`);
+	print('Ctrl+C stops the demo cluster.');
+	await new Promise<void>((resolveStop) => {
+		process.once('SIGINT', resolveStop);
+		process.once('SIGTERM', resolveStop);
+	});
+	await demo.stop();
+	return 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		process.stderr.write(`demo-cluster: ${(error as Error).stack ?? String(error)}\n`);
+		process.exit(1);
+	},
+);

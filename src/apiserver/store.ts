@@ -1,0 +1,991 @@
+// The server's storage: every object by resource type and `namespace/name`, one global resourceVersion counter
+// (etcd's revision), and a bounded history of change events that watches replay from. The semantics that clients
+// depend on live here, so that HTTP requests and in-process calls from tests and scenarios behave the same:
+// server-owned metadata, generation bumps on spec changes only, optimistic concurrency, the status subresource,
+// finalizers, namespace termination, no-op writes that change nothing.
+
+import { randomUUID } from 'node:crypto';
+import {
+	alreadyExists,
+	ApiError,
+	badRequest,
+	conflict,
+	expired,
+	invalid,
+	notFound,
+	staleObjectMessage,
+} from './errors.ts';
+import {
+	applyConfiguration,
+	applyConflicts,
+	applyJsonPatch,
+	applyMergePatch,
+	applyStrategicMergePatch,
+	isJsonObject,
+	jsonEqual,
+	type Json,
+	type JsonObject,
+	cloneJson,
+} from './patch.ts';
+import { apiVersionOf, resourceKeyOf, resourceTypes, type ResourceType } from './resources.ts';
+import {
+	fieldsMatch,
+	labelsMatch,
+	type FieldRequirement,
+	type LabelRequirement,
+} from './selectors.ts';
+
+/** A Kubernetes object as stored and served: plain JSON. */
+export type KubeObject = JsonObject;
+
+/** A stored object and its serialization, computed once and shared by every list and watch that sends it. */
+export interface StoredEntry {
+	readonly object: KubeObject;
+	readonly key: string;
+	json: string | undefined;
+}
+
+/** One change, as watches send it. */
+export interface StoreEvent {
+	readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+	readonly resourceVersion: number;
+	readonly resource: ResourceType;
+	readonly entry: StoredEntry;
+	/** The object before the change, for watches whose selector it stops or starts matching. */
+	readonly previous: KubeObject | undefined;
+}
+
+/** The patch bodies PATCH accepts, by Content-Type. */
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+/** Options shared by writes. */
+export interface WriteOptions {
+	/** `?dryRun=All`: answer as if written, keep nothing. */
+	readonly dryRun?: boolean;
+	/** Require the namespace to exist, as kube-apiserver does (in-process loading creates it instead). */
+	readonly requireNamespace?: boolean;
+	readonly fieldManager?: string;
+}
+
+/** A page of a list. */
+export interface ListPage {
+	readonly entries: readonly StoredEntry[];
+	readonly resourceVersion: number;
+	readonly continueToken: string | undefined;
+	readonly remainingItemCount: number | undefined;
+}
+
+/** What a list selects. */
+export interface ListQuery {
+	readonly namespace?: string;
+	readonly labelSelector?: readonly LabelRequirement[];
+	readonly fieldSelector?: readonly FieldRequirement[];
+	readonly limit?: number;
+	readonly continueToken?: string;
+}
+
+/** Options of an ObjectStore. */
+export interface StoreOptions {
+	/** The kinds the store can hold; defaults to the whole resource table. */
+	readonly types?: readonly ResourceType[];
+	/** How many change events are kept for watches to resume from (default 10,000). */
+	readonly historyLimit?: number;
+	/** The clock, for creationTimestamp and deletionTimestamp. */
+	readonly now?: () => Date;
+	/** Namespaces that exist from the start (default: default, kube-system, kube-public, kube-node-lease). */
+	readonly namespaces?: readonly string[];
+}
+
+const builtInGroups = new Set(['', 'apps', 'batch', 'policy']);
+
+/** Whether a resource type is built into Kubernetes (as opposed to defined by a CRD). */
+export function isBuiltIn(type: ResourceType): boolean {
+	return builtInGroups.has(type.group);
+}
+
+/** The metadata of an object, always an object. */
+export function metadataOf(object: KubeObject): JsonObject {
+	const metadata = object.metadata;
+	return isJsonObject(metadata) ? metadata : {};
+}
+
+function stringField(object: JsonObject, key: string): string | undefined {
+	const value = object[key];
+	return typeof value === 'string' ? value : undefined;
+}
+
+function stringList(value: Json | undefined): string[] {
+	return Array.isArray(value)
+		? value.filter((item): item is string => typeof item === 'string')
+		: [];
+}
+
+/** RFC 3339 with seconds, as Kubernetes writes timestamps. */
+function timestamp(date: Date): string {
+	return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+function randomSuffix(): string {
+	let suffix = '';
+	for (let i = 0; i < 5; i++) {
+		suffix += nameSuffixAlphabet[Math.floor(Math.random() * nameSuffixAlphabet.length)];
+	}
+	return suffix;
+}
+
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * Whether kube-apiserver keeps `metadata.generation` for a type: custom resources and the apps, batch and policy
+ * kinds do; core v1 kinds (ConfigMap, Service, Namespace...) have none.
+ */
+export function tracksGeneration(type: ResourceType): boolean {
+	return type.group !== '';
+}
+
+/** The part of an object that counts as spec for the generation: everything but metadata (and status). */
+function specOf(type: ResourceType, object: KubeObject): JsonObject {
+	const { metadata: _metadata, status, ...rest } = object;
+	return type.statusSubresource ? rest : { ...rest, ...(status === undefined ? {} : { status }) };
+}
+
+interface Bucket {
+	readonly entries: Map<string, StoredEntry>;
+	sortedKeys: string[] | undefined;
+}
+
+interface ContinueToken {
+	readonly rv: number;
+	readonly start: string;
+}
+
+function encodeContinue(token: ContinueToken): string {
+	return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', ...token })).toString('base64url');
+}
+
+function decodeContinue(text: string): ContinueToken {
+	try {
+		const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+		if (isJsonObject(value) && typeof value.rv === 'number' && typeof value.start === 'string') {
+			return { rv: value.rv, start: value.start };
+		}
+	} catch {
+		// Falls through to the BadRequest below.
+	}
+	throw badRequest('continue key is not valid: incorrect encoded start resourceVersion');
+}
+
+function lowerBound(keys: readonly string[], key: string): number {
+	let low = 0;
+	let high = keys.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((keys[middle] ?? '') < key) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/** All objects of the server, with their history. */
+export class ObjectStore {
+	readonly types: readonly ResourceType[];
+	private readonly buckets = new Map<ResourceType, Bucket>();
+	private readonly byKind = new Map<string, ResourceType>();
+	private readonly byPlural = new Map<string, ResourceType>();
+	private readonly listeners = new Set<(event: StoreEvent) => void>();
+	private readonly applied = new Map<string, Map<string, JsonObject>>();
+	private readonly historyLimit: number;
+	private readonly now: () => Date;
+	private history: StoreEvent[] = [];
+	private revision = 0;
+	private compacted = 0;
+
+	constructor(options: StoreOptions = {}) {
+		this.types = options.types ?? resourceTypes;
+		this.historyLimit = Math.max(1, options.historyLimit ?? 10_000);
+		this.now = options.now ?? (() => new Date());
+		for (const type of this.types) {
+			this.buckets.set(type, { entries: new Map(), sortedKeys: undefined });
+			this.byKind.set(`${apiVersionOf(type)}/${type.kind}`, type);
+			this.byPlural.set(`${type.group}/${type.version}/${type.plural}`, type);
+		}
+		for (const name of options.namespaces ?? [
+			'default',
+			'kube-system',
+			'kube-public',
+			'kube-node-lease',
+		]) {
+			this.ensureNamespace(name);
+		}
+	}
+
+	/** The newest resourceVersion (etcd revision). */
+	get resourceVersion(): number {
+		return this.revision;
+	}
+
+	/** The oldest resourceVersion a watch can still resume from. */
+	get oldestResumableVersion(): number {
+		return this.compacted;
+	}
+
+	/** The resource type of an apiVersion and kind, if the store holds that kind. */
+	typeOf(apiVersion: string, kind: string): ResourceType | undefined {
+		return this.byKind.get(`${apiVersion}/${kind}`);
+	}
+
+	/** The resource type of a group, version and plural, if the store holds it. */
+	typeOfResource(group: string, version: string, plural: string): ResourceType | undefined {
+		return this.byPlural.get(`${group}/${version}/${plural}`);
+	}
+
+	/** Calls `listener` for every change from now on; returns the unsubscribe function. */
+	subscribe(listener: (event: StoreEvent) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/** The events after `resourceVersion`, or 'expired' when some of them are no longer kept. */
+	eventsSince(resourceVersion: number): readonly StoreEvent[] | 'expired' {
+		if (resourceVersion < this.compacted) return 'expired';
+		const history = this.history;
+		let low = 0;
+		let high = history.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if ((history[middle]?.resourceVersion ?? 0) <= resourceVersion) low = middle + 1;
+			else high = middle;
+		}
+		return history.slice(low);
+	}
+
+	/** Forgets every kept event, so that a watch from any older resourceVersion gets 410 Gone. */
+	expireHistory(): void {
+		this.history = [];
+		this.compacted = this.revision;
+	}
+
+	private bucketOf(type: ResourceType): Bucket {
+		const bucket = this.buckets.get(type);
+		if (bucket === undefined) throw new Error(`the store does not hold ${resourceKeyOf(type)}`);
+		return bucket;
+	}
+
+	private keyOf(type: ResourceType, namespace: string | undefined, name: string): string {
+		return `${type.namespaced ? (namespace ?? '') : ''}/${name}`;
+	}
+
+	/** One object, or undefined. */
+	get(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+		return this.bucketOf(type).entries.get(this.keyOf(type, namespace, name))?.object;
+	}
+
+	/** One object, or a 404 ApiError. */
+	getOrThrow(type: ResourceType, namespace: string | undefined, name: string): StoredEntry {
+		const entry = this.bucketOf(type).entries.get(this.keyOf(type, namespace, name));
+		if (entry === undefined) throw notFound(type, name);
+		return entry;
+	}
+
+	/** How many objects of a type there are (in a namespace, when given). */
+	count(type: ResourceType, namespace?: string): number {
+		if (namespace === undefined || !type.namespaced) return this.bucketOf(type).entries.size;
+		return this.list(type, { namespace }).entries.length;
+	}
+
+	/** Every object of a type, in key order (for tests and scenarios). */
+	all(type: ResourceType, namespace?: string): KubeObject[] {
+		return this.list(type, namespace === undefined ? {} : { namespace }).entries.map(
+			(entry) => entry.object,
+		);
+	}
+
+	private sortedKeysOf(bucket: Bucket): string[] {
+		bucket.sortedKeys ??= [...bucket.entries.keys()].sort();
+		return bucket.sortedKeys;
+	}
+
+	/** A page of objects of a type, in `namespace/name` order, as etcd lists keys. */
+	list(type: ResourceType, query: ListQuery): ListPage {
+		const bucket = this.bucketOf(type);
+		const keys = this.sortedKeysOf(bucket);
+		let listVersion = this.revision;
+		const prefix = type.namespaced && query.namespace !== undefined ? `${query.namespace}/` : '';
+		let start = lowerBound(keys, prefix);
+		if (query.continueToken !== undefined && query.continueToken !== '') {
+			const token = decodeContinue(query.continueToken);
+			if (token.rv < this.compacted) {
+				throw expired(
+					'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+				);
+			}
+			// FIXME(issue 5): later pages show the current objects rather than a snapshot at the first page's
+			// revision; the list's resourceVersion stays the first page's, so a watch from it replays anything
+			// newer and an informer still converges.
+			listVersion = token.rv;
+			start = Math.max(start, lowerBound(keys, token.start));
+		}
+		const filtered =
+			(query.labelSelector?.length ?? 0) > 0 || (query.fieldSelector?.length ?? 0) > 0;
+		const limit = query.limit !== undefined && query.limit > 0 ? query.limit : Infinity;
+		const entries: StoredEntry[] = [];
+		let index = start;
+		for (; index < keys.length && entries.length < limit; index++) {
+			const key = keys[index] ?? '';
+			if (!key.startsWith(prefix)) break;
+			const entry = bucket.entries.get(key);
+			if (entry === undefined) continue;
+			if (filtered && !this.matches(entry.object, query)) continue;
+			entries.push(entry);
+		}
+		let more = false;
+		for (let rest = index; rest < keys.length; rest++) {
+			const key = keys[rest] ?? '';
+			if (!key.startsWith(prefix)) break;
+			const entry = bucket.entries.get(key);
+			if (entry !== undefined && (!filtered || this.matches(entry.object, query))) {
+				more = true;
+				break;
+			}
+		}
+		const last = entries[entries.length - 1];
+		const continueToken =
+			more && last !== undefined
+				? encodeContinue({ rv: listVersion, start: `${last.key}\u0000` })
+				: undefined;
+		let remainingItemCount: number | undefined;
+		if (continueToken !== undefined && !filtered) {
+			const end = prefix === '' ? keys.length : lowerBound(keys, `${prefix.slice(0, -1)}0`);
+			remainingItemCount = end - index;
+		}
+		return { entries, resourceVersion: listVersion, continueToken, remainingItemCount };
+	}
+
+	/** Whether an object is selected by a query's namespace and selectors. */
+	matches(object: KubeObject, query: ListQuery): boolean {
+		const metadata = metadataOf(object);
+		if (
+			query.namespace !== undefined &&
+			query.namespace !== '' &&
+			stringField(metadata, 'namespace') !== query.namespace
+		) {
+			return false;
+		}
+		if (query.labelSelector !== undefined && query.labelSelector.length > 0) {
+			const labels = metadata.labels;
+			if (!labelsMatch(query.labelSelector, isJsonObject(labels) ? labels : undefined)) {
+				return false;
+			}
+		}
+		return query.fieldSelector === undefined || fieldsMatch(query.fieldSelector, object);
+	}
+
+	private emit(
+		type: StoreEvent['type'],
+		resource: ResourceType,
+		entry: StoredEntry,
+		previous: KubeObject | undefined,
+	): void {
+		const event: StoreEvent = { type, resourceVersion: this.revision, resource, entry, previous };
+		this.history.push(event);
+		if (this.history.length > this.historyLimit * 2) {
+			const dropped = this.history.length - this.historyLimit;
+			this.compacted = this.history[dropped - 1]?.resourceVersion ?? this.compacted;
+			this.history = this.history.slice(dropped);
+		}
+		for (const listener of this.listeners) listener(event);
+	}
+
+	private store(
+		type: ResourceType,
+		object: KubeObject,
+		previous: StoredEntry | undefined,
+	): StoredEntry {
+		const bucket = this.bucketOf(type);
+		const metadata = metadataOf(object);
+		const key = this.keyOf(
+			type,
+			stringField(metadata, 'namespace'),
+			stringField(metadata, 'name') ?? '',
+		);
+		const entry: StoredEntry = { object, key, json: undefined };
+		if (previous === undefined) bucket.sortedKeys = undefined;
+		bucket.entries.set(key, entry);
+		this.emit(previous === undefined ? 'ADDED' : 'MODIFIED', type, entry, previous?.object);
+		return entry;
+	}
+
+	private namespaceType(): ResourceType | undefined {
+		return this.typeOf('v1', 'Namespace');
+	}
+
+	private ensureNamespace(name: string): void {
+		const type = this.namespaceType();
+		if (type === undefined || this.get(type, undefined, name) !== undefined) return;
+		this.revision++;
+		this.store(
+			type,
+			{
+				apiVersion: 'v1',
+				kind: 'Namespace',
+				metadata: {
+					name,
+					uid: randomUUID(),
+					resourceVersion: String(this.revision),
+					creationTimestamp: timestamp(this.now()),
+					labels: { 'kubernetes.io/metadata.name': name },
+				},
+				spec: { finalizers: ['kubernetes'] },
+				status: { phase: 'Active' },
+			},
+			undefined,
+		);
+	}
+
+	private checkNamespace(
+		type: ResourceType,
+		namespace: string | undefined,
+		options: WriteOptions,
+	): void {
+		if (!type.namespaced) return;
+		if (namespace === undefined || namespace === '') {
+			throw badRequest('the server could not find the requested resource: a namespace is required');
+		}
+		const namespaces = this.namespaceType();
+		if (namespaces === undefined) return;
+		const existing = this.get(namespaces, undefined, namespace);
+		if (existing === undefined) {
+			if (options.requireNamespace === true) throw notFound(namespaces, namespace);
+			if (options.dryRun !== true) this.ensureNamespace(namespace);
+			return;
+		}
+		if (metadataOf(existing).deletionTimestamp !== undefined) {
+			throw new ApiError(
+				403,
+				'Forbidden',
+				`${type.plural}${type.group === '' ? '' : `.${type.group}`} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+				{ name: namespace, group: type.group, kind: type.plural },
+			);
+		}
+	}
+
+	/**
+	 * Creates an object. `namespace` is the request's namespace (the object's own when undefined). The status of
+	 * a kind with a status subresource is dropped, as kube-apiserver drops it, unless `keepStatus` is set;
+	 * `keepIdentity` keeps a given uid, creationTimestamp and generation (for loading dumps).
+	 */
+	create(
+		type: ResourceType,
+		namespace: string | undefined,
+		body: KubeObject,
+		options: WriteOptions & { readonly keepStatus?: boolean; readonly keepIdentity?: boolean } = {},
+	): KubeObject {
+		const object = cloneJson(body);
+		object.apiVersion = apiVersionOf(type);
+		object.kind = type.kind;
+		const metadata = isJsonObject(object.metadata) ? object.metadata : {};
+		object.metadata = metadata;
+		const bodyNamespace = stringField(metadata, 'namespace');
+		if (type.namespaced) {
+			if (namespace !== undefined && bodyNamespace !== undefined && bodyNamespace !== namespace) {
+				throw badRequest(
+					'the namespace of the provided object does not match the namespace sent on the request',
+				);
+			}
+			const effective = namespace ?? bodyNamespace;
+			if (effective !== undefined) metadata.namespace = effective;
+		} else {
+			delete metadata.namespace;
+		}
+		let name = stringField(metadata, 'name') ?? '';
+		const generateName = stringField(metadata, 'generateName');
+		if (name === '' && generateName !== undefined && generateName !== '') {
+			name = `${generateName}${randomSuffix()}`;
+			metadata.name = name;
+		}
+		if (name === '') {
+			throw invalid(type, '', 'metadata.name', 'Required value: name or generateName is required');
+		}
+		if (name.length > 253 || !dnsSubdomain.test(name)) {
+			throw invalid(
+				type,
+				name,
+				'metadata.name',
+				`Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+			);
+		}
+		this.checkNamespace(type, stringField(metadata, 'namespace'), options);
+		if (this.get(type, stringField(metadata, 'namespace'), name) !== undefined) {
+			throw alreadyExists(type, name);
+		}
+		if (type.statusSubresource && options.keepStatus !== true) delete object.status;
+		for (const field of [
+			'deletionTimestamp',
+			'deletionGracePeriodSeconds',
+			'selfLink',
+			'managedFields',
+		]) {
+			delete metadata[field];
+		}
+		const keep = options.keepIdentity === true;
+		if (!keep || typeof metadata.uid !== 'string') metadata.uid = randomUUID();
+		if (!keep || typeof metadata.creationTimestamp !== 'string') {
+			metadata.creationTimestamp = timestamp(this.now());
+		}
+		if (!tracksGeneration(type)) delete metadata.generation;
+		else if (!keep || typeof metadata.generation !== 'number') metadata.generation = 1;
+		if (type.group === '' && type.kind === 'Namespace') {
+			object.spec = { finalizers: ['kubernetes'] };
+			object.status = { phase: 'Active' };
+			const labels = isJsonObject(metadata.labels) ? metadata.labels : {};
+			metadata.labels = { ...labels, 'kubernetes.io/metadata.name': name };
+		}
+		if (options.dryRun === true) {
+			metadata.resourceVersion = String(this.revision);
+			return object;
+		}
+		this.revision++;
+		metadata.resourceVersion = String(this.revision);
+		this.store(type, object, undefined);
+		return object;
+	}
+
+	/**
+	 * Replaces an object (PUT). A stale `metadata.resourceVersion` is a 409; an absent one is allowed for
+	 * built-in kinds and refused for custom resources, as kube-apiserver does. With `subresource: 'status'` only
+	 * `.status` changes; without it `.status` is kept for kinds that have a status subresource.
+	 */
+	update(
+		type: ResourceType,
+		namespace: string | undefined,
+		name: string,
+		body: KubeObject,
+		options: WriteOptions & { readonly subresource?: 'status' } = {},
+	): KubeObject {
+		const current = this.getOrThrow(type, namespace, name);
+		const incoming = cloneJson(body);
+		const incomingMeta = metadataOf(incoming);
+		const bodyName = stringField(incomingMeta, 'name');
+		if (bodyName !== undefined && bodyName !== name) {
+			throw badRequest(
+				`the name of the object (${bodyName}) does not match the name on the URL (${name})`,
+			);
+		}
+		const bodyNamespace = stringField(incomingMeta, 'namespace');
+		if (
+			type.namespaced &&
+			bodyNamespace !== undefined &&
+			namespace !== undefined &&
+			bodyNamespace !== namespace
+		) {
+			throw badRequest(
+				'the namespace of the provided object does not match the namespace sent on the request',
+			);
+		}
+		const wanted = stringField(incomingMeta, 'resourceVersion');
+		const currentVersion = stringField(metadataOf(current.object), 'resourceVersion');
+		if (wanted === undefined || wanted === '') {
+			if (!isBuiltIn(type)) {
+				throw invalid(
+					type,
+					name,
+					'metadata.resourceVersion',
+					'Invalid value: 0x0: must be specified for an update',
+				);
+			}
+		} else if (wanted !== currentVersion) {
+			throw conflict(type, name, staleObjectMessage);
+		}
+		return this.replace(type, current, incoming, options);
+	}
+
+	/** The next version of `current` with `incoming`'s content, keeping server-owned fields, then written. */
+	private replace(
+		type: ResourceType,
+		current: StoredEntry,
+		incoming: KubeObject,
+		options: WriteOptions & { readonly subresource?: 'status'; readonly wholeObject?: boolean },
+	): KubeObject {
+		const old = current.object;
+		const oldMeta = metadataOf(old);
+		const givenGeneration = metadataOf(incoming).generation;
+		let next: KubeObject;
+		if (options.subresource === 'status') {
+			next = cloneJson(old);
+			if (incoming.status === undefined) delete next.status;
+			else next.status = incoming.status;
+		} else {
+			next = incoming;
+			next.apiVersion = apiVersionOf(type);
+			next.kind = type.kind;
+			const meta = metadataOf(next);
+			next.metadata = meta;
+			for (const field of [
+				'name',
+				'namespace',
+				'uid',
+				'creationTimestamp',
+				'generation',
+				'deletionTimestamp',
+				'deletionGracePeriodSeconds',
+			]) {
+				const value = oldMeta[field];
+				if (value === undefined) delete meta[field];
+				else meta[field] = value;
+			}
+			delete meta.selfLink;
+			delete meta.managedFields;
+			if (type.statusSubresource && options.wholeObject !== true) {
+				if (old.status === undefined) delete next.status;
+				else next.status = old.status;
+			}
+		}
+		const nextMeta = metadataOf(next);
+		if (oldMeta.deletionTimestamp !== undefined) {
+			const before = new Set(stringList(oldMeta.finalizers));
+			const added = stringList(nextMeta.finalizers).filter((finalizer) => !before.has(finalizer));
+			if (added.length > 0) {
+				throw invalid(
+					type,
+					stringField(oldMeta, 'name') ?? '',
+					'metadata.finalizers',
+					'Forbidden: no new finalizers can be added if the object is being deleted',
+				);
+			}
+		}
+		if (
+			options.wholeObject === true &&
+			typeof givenGeneration === 'number' &&
+			tracksGeneration(type)
+		) {
+			// Loading an object as given (a scenario restoring its start) keeps the generation it states.
+			nextMeta.generation = givenGeneration;
+		} else if (tracksGeneration(type) && !jsonEqual(specOf(type, old), specOf(type, next))) {
+			nextMeta.generation = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
+		}
+		nextMeta.resourceVersion = oldMeta.resourceVersion ?? '';
+		if (nextMeta.deletionTimestamp !== undefined && stringList(nextMeta.finalizers).length === 0) {
+			return this.remove(type, current, options.dryRun === true, next);
+		}
+		if (jsonEqual(old, next)) return old;
+		if (options.dryRun === true) return next;
+		this.revision++;
+		nextMeta.resourceVersion = String(this.revision);
+		this.store(type, next, current);
+		return next;
+	}
+
+	/**
+	 * Patches an object. A `metadata.resourceVersion` in the patch is a precondition (409 when stale). An apply
+	 * patch of a missing object creates it.
+	 */
+	patch(
+		type: ResourceType,
+		namespace: string | undefined,
+		name: string,
+		patchType: PatchType,
+		patch: Json,
+		options: WriteOptions & { readonly subresource?: 'status'; readonly force?: boolean } = {},
+	): KubeObject {
+		if (patchType === 'strategic' && !isBuiltIn(type)) {
+			throw new ApiError(
+				415,
+				'UnsupportedMediaType',
+				'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+			);
+		}
+		const existing = this.bucketOf(type).entries.get(this.keyOf(type, namespace, name));
+		if (patchType === 'apply') return this.apply(type, namespace, name, patch, existing, options);
+		if (existing === undefined) throw notFound(type, name);
+		const old = existing.object;
+		let patched: Json;
+		switch (patchType) {
+			case 'merge':
+				if (!isJsonObject(patch)) throw badRequest('a merge patch must be a JSON object');
+				patched = applyMergePatch(old, patch);
+				break;
+			case 'json':
+				patched = applyJsonPatch(old, patch);
+				break;
+			case 'strategic':
+				patched = applyStrategicMergePatch(old, patch);
+				break;
+		}
+		if (!isJsonObject(patched)) throw badRequest('the patch did not result in an object');
+		const patchedMeta = metadataOf(patched);
+		const wanted = stringField(patchedMeta, 'resourceVersion');
+		if (wanted !== undefined && wanted !== '' && wanted !== metadataOf(old).resourceVersion) {
+			throw conflict(type, name, staleObjectMessage);
+		}
+		if (stringField(patchedMeta, 'name') !== name) {
+			throw badRequest(
+				`the name of the object (${JSON.stringify(patchedMeta.name ?? null)}) does not match the name on the URL (${name})`,
+			);
+		}
+		return this.replace(type, existing, patched, options);
+	}
+
+	private apply(
+		type: ResourceType,
+		namespace: string | undefined,
+		name: string,
+		patch: Json,
+		existing: StoredEntry | undefined,
+		options: WriteOptions & { readonly subresource?: 'status'; readonly force?: boolean },
+	): KubeObject {
+		if (!isJsonObject(patch)) throw badRequest('an apply patch must be an object');
+		const manager = options.fieldManager;
+		if (manager === undefined || manager === '') {
+			throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
+		}
+		const config = cloneJson(patch);
+		const configMeta = metadataOf(config);
+		if (stringField(configMeta, 'name') !== name) {
+			throw badRequest(
+				`the name of the object (${JSON.stringify(configMeta.name ?? null)}) does not match the name on the URL (${name})`,
+			);
+		}
+		if (config.apiVersion !== apiVersionOf(type) || config.kind !== type.kind) {
+			throw badRequest(
+				`the apiVersion and kind of the applied object must be ${apiVersionOf(type)}, ${type.kind}`,
+			);
+		}
+		const objectKey = `${resourceKeyOf(type)}:${this.keyOf(type, namespace, name)}`;
+		const managers = this.applied.get(objectKey) ?? new Map<string, JsonObject>();
+		let result: KubeObject;
+		if (existing === undefined) {
+			result = this.create(type, namespace, config, {
+				...options,
+				keepStatus: options.subresource === 'status',
+			});
+		} else {
+			const others = new Map([...managers].filter(([other]) => other !== manager));
+			const conflicts =
+				options.force === true ? [] : applyConflicts(config, existing.object, others);
+			if (conflicts.length > 0) {
+				throw new ApiError(
+					409,
+					'Conflict',
+					`Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts.map((c) => `conflict with "${c.manager}": ${c.path}`).join(', ')}`,
+					{
+						name,
+						group: type.group,
+						kind: type.plural,
+						causes: conflicts.map((c) => ({
+							reason: 'FieldManagerConflict',
+							message: `conflict with "${c.manager}"`,
+							field: c.path,
+						})),
+					},
+				);
+			}
+			const merged = applyConfiguration(existing.object, config, managers.get(manager));
+			if (!isJsonObject(merged)) throw badRequest('the apply did not result in an object');
+			result = this.replace(type, existing, merged, options);
+		}
+		if (options.dryRun !== true) {
+			managers.set(manager, config);
+			this.applied.set(objectKey, managers);
+		}
+		return result;
+	}
+
+	/**
+	 * Deletes an object. One with finalizers only gets a deletionTimestamp (`deleted: false`, HTTP 202); it goes
+	 * when an update removes the last finalizer. A namespace deletes its content first.
+	 */
+	delete(
+		type: ResourceType,
+		namespace: string | undefined,
+		name: string,
+		options: WriteOptions & {
+			readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+		} = {},
+	): { readonly object: KubeObject; readonly deleted: boolean } {
+		const current = this.getOrThrow(type, namespace, name);
+		const meta = metadataOf(current.object);
+		const preconditions = options.preconditions;
+		if (preconditions?.uid !== undefined && preconditions.uid !== meta.uid) {
+			throw conflict(
+				type,
+				name,
+				`Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${stringField(meta, 'uid') ?? ''}`,
+			);
+		}
+		if (
+			preconditions?.resourceVersion !== undefined &&
+			preconditions.resourceVersion !== meta.resourceVersion
+		) {
+			throw conflict(
+				type,
+				name,
+				`Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${stringField(meta, 'resourceVersion') ?? ''}`,
+			);
+		}
+		const dryRun = options.dryRun === true;
+		const isNamespace = type.group === '' && type.kind === 'Namespace';
+		if (isNamespace && !dryRun) this.deleteNamespaceContent(name);
+		const blocked =
+			stringList(meta.finalizers).length > 0 || (isNamespace && this.namespaceHasContent(name));
+		if (!blocked) return { object: this.remove(type, current, dryRun, undefined), deleted: true };
+		if (meta.deletionTimestamp !== undefined) return { object: current.object, deleted: false };
+		const next = cloneJson(current.object);
+		const nextMeta = metadataOf(next);
+		nextMeta.deletionTimestamp = timestamp(this.now());
+		nextMeta.deletionGracePeriodSeconds = 0;
+		if (tracksGeneration(type)) {
+			nextMeta.generation = (typeof meta.generation === 'number' ? meta.generation : 0) + 1;
+		}
+		if (isNamespace) {
+			next.status = { ...(isJsonObject(next.status) ? next.status : {}), phase: 'Terminating' };
+		}
+		if (dryRun) return { object: next, deleted: false };
+		this.revision++;
+		nextMeta.resourceVersion = String(this.revision);
+		this.store(type, next, current);
+		return { object: next, deleted: false };
+	}
+
+	/** Removes an object for good and sends DELETED with the deletion's resourceVersion. */
+	private remove(
+		type: ResourceType,
+		current: StoredEntry,
+		dryRun: boolean,
+		last: KubeObject | undefined,
+	): KubeObject {
+		const final = cloneJson(last ?? current.object);
+		if (dryRun) return final;
+		this.revision++;
+		metadataOf(final).resourceVersion = String(this.revision);
+		const bucket = this.bucketOf(type);
+		bucket.entries.delete(current.key);
+		bucket.sortedKeys = undefined;
+		this.applied.delete(`${resourceKeyOf(type)}:${current.key}`);
+		this.emit(
+			'DELETED',
+			type,
+			{ object: final, key: current.key, json: undefined },
+			current.object,
+		);
+		const namespace = stringField(metadataOf(final), 'namespace');
+		if (type.namespaced && namespace !== undefined) this.finishNamespace(namespace);
+		return final;
+	}
+
+	private namespaceHasContent(namespace: string): boolean {
+		return this.types.some(
+			(type) => type.namespaced && this.list(type, { namespace, limit: 1 }).entries.length > 0,
+		);
+	}
+
+	private deleteNamespaceContent(namespace: string): void {
+		for (const type of this.types) {
+			if (!type.namespaced) continue;
+			for (const entry of this.list(type, { namespace }).entries) {
+				const name = stringField(metadataOf(entry.object), 'name') ?? '';
+				this.delete(type, namespace, name);
+			}
+		}
+	}
+
+	/** Removes a terminating namespace once its last object is gone. */
+	private finishNamespace(namespace: string): void {
+		const type = this.namespaceType();
+		if (type === undefined) return;
+		const entry = this.bucketOf(type).entries.get(this.keyOf(type, undefined, namespace));
+		if (entry === undefined || metadataOf(entry.object).deletionTimestamp === undefined) return;
+		if (
+			stringList(metadataOf(entry.object).finalizers).length > 0 ||
+			this.namespaceHasContent(namespace)
+		) {
+			return;
+		}
+		this.remove(type, entry, false, undefined);
+	}
+
+	/** Deletes every object a query selects (DELETE on a collection); returns what was deleted or marked. */
+	deleteCollection(type: ResourceType, query: ListQuery, options: WriteOptions = {}): KubeObject[] {
+		const results: KubeObject[] = [];
+		for (const entry of this.list(type, { ...query, limit: 0 }).entries) {
+			const meta = metadataOf(entry.object);
+			results.push(
+				this.delete(type, stringField(meta, 'namespace'), stringField(meta, 'name') ?? '', options)
+					.object,
+			);
+		}
+		return results;
+	}
+
+	// In-process helpers for tests and scenarios: by object, not by type.
+
+	private typeOfObject(object: KubeObject): ResourceType {
+		const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : '';
+		const kind = typeof object.kind === 'string' ? object.kind : '';
+		const type = this.typeOf(apiVersion, kind);
+		if (type === undefined) {
+			throw new ApiError(404, 'NotFound', `the server does not know ${apiVersion} ${kind}`);
+		}
+		return type;
+	}
+
+	/**
+	 * Creates or replaces an object as given, status included, creating its namespace when missing. Replacing
+	 * keeps uid and creationTimestamp and ignores any resourceVersion in `object`. For loading and scenarios.
+	 */
+	put(object: KubeObject): KubeObject {
+		const type = this.typeOfObject(object);
+		const meta = metadataOf(object);
+		const namespace = stringField(meta, 'namespace') ?? (type.namespaced ? 'default' : undefined);
+		const name = stringField(meta, 'name') ?? '';
+		const existing = this.bucketOf(type).entries.get(this.keyOf(type, namespace, name));
+		const body = cloneJson(object);
+		delete metadataOf(body).resourceVersion;
+		if (existing === undefined) {
+			return this.create(type, namespace, body, { keepStatus: true, keepIdentity: true });
+		}
+		return this.replace(type, existing, body, { wholeObject: true });
+	}
+
+	/** The stored object an object names (by apiVersion, kind, namespace and name), or undefined. */
+	find(object: KubeObject): KubeObject | undefined {
+		const type = this.typeOfObject(object);
+		const meta = metadataOf(object);
+		return this.get(
+			type,
+			stringField(meta, 'namespace') ?? (type.namespaced ? 'default' : undefined),
+			stringField(meta, 'name') ?? '',
+		);
+	}
+
+	/** Patches the object `ref` names; `subresource: 'status'` patches only its status. */
+	patchObject(
+		ref: KubeObject,
+		patchType: PatchType,
+		patch: Json,
+		options: WriteOptions & { readonly subresource?: 'status'; readonly force?: boolean } = {},
+	): KubeObject {
+		const type = this.typeOfObject(ref);
+		const meta = metadataOf(ref);
+		return this.patch(
+			type,
+			stringField(meta, 'namespace') ?? (type.namespaced ? 'default' : undefined),
+			stringField(meta, 'name') ?? '',
+			patchType,
+			patch,
+			options,
+		);
+	}
+
+	/** Deletes the object `ref` names, honouring finalizers. */
+	deleteObject(ref: KubeObject): { readonly object: KubeObject; readonly deleted: boolean } {
+		const type = this.typeOfObject(ref);
+		const meta = metadataOf(ref);
+		return this.delete(
+			type,
+			stringField(meta, 'namespace') ?? (type.namespaced ? 'default' : undefined),
+			stringField(meta, 'name') ?? '',
+		);
+	}
+}
