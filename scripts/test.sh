@@ -14,6 +14,9 @@ step "unit + conformance (node $($node24 --version))"
 step "build"
 "$node24" esbuild.mjs
 
+step "local API server and cluster client (node $($node24 --version))"
+"$node24" --test --test-reporter=spec "test/apiserver/**/*.test.ts" $(ls test/k8s/*.test.ts >/dev/null 2>&1 && echo "test/k8s/**/*.test.ts")
+
 step "CLI end to end (node $($node24 --version))"
 "$node24" --test --test-reporter=spec test/cli/*.test.mjs
 if command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
