@@ -490,6 +490,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 			bookmarks,
 			type,
 			close(mode) {
+				// Unsubscribe first: a store change after the end must not write to the finished response.
+				cleanup();
 				if (mode === 'destroy') response.socket?.destroy();
 				else response.end();
 			},

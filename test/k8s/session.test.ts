@@ -1,0 +1,889 @@
+// src/k8s against the project's local API server, through the real @kubernetes/client-node: HTTPS with the server's
+// CA, bearer tokens, exec plugins. After every injected fault the cache is compared with the server's truth.
+import assert from 'node:assert/strict';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { JsonObject } from '../../src/apiserver/patch.ts';
+import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
+import { loadKubeconfig, type MergedKubeconfig } from '../../src/k8s/kubeconfig.ts';
+import {
+	continueTokenOfPrefix,
+	createSession,
+	groupVersionsToDiscover,
+	resourcesOfGroupVersion,
+	toneOfState,
+	type ConnectionState,
+	type ObjectEvent,
+	type Session,
+	type SessionOptions,
+	type SessionStatus,
+} from '../../src/k8s/session.ts';
+import { trimObject, type StoredObject } from '../../src/k8s/store.ts';
+import { objectKeyOf } from '../../src/core/tree/linking.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fixtures
+
+function gitRepo(namespace: string, name: string, ready = 'True'): JsonObject {
+	return {
+		apiVersion: 'fleet.cattle.io/v1alpha1',
+		kind: 'GitRepo',
+		metadata: {
+			namespace,
+			name,
+			labels: { team: 'a' },
+			managedFields: [{ manager: 'kubectl', operation: 'Apply' }],
+			annotations: {
+				'kubectl.kubernetes.io/last-applied-configuration': '{"big":"json"}',
+				keep: 'me',
+			},
+		},
+		spec: { repo: 'https://github.com/example/repo', paths: ['app'] },
+		status: { conditions: [{ type: 'Ready', status: ready }] },
+	};
+}
+
+function bundleDeployment(namespace: string, name: string, bundle: string): JsonObject {
+	return {
+		apiVersion: 'fleet.cattle.io/v1alpha1',
+		kind: 'BundleDeployment',
+		metadata: {
+			namespace,
+			name,
+			labels: {
+				'fleet.cattle.io/bundle-name': bundle,
+				'fleet.cattle.io/bundle-namespace': 'fleet-default',
+			},
+		},
+		spec: { deploymentID: 's-1:abc' },
+		status: { ready: true, nonModified: true, conditions: [{ type: 'Ready', status: 'True' }] },
+	};
+}
+
+const kustomization: JsonObject = {
+	apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+	kind: 'Kustomization',
+	metadata: { namespace: 'flux-system', name: 'apps' },
+	spec: { interval: '5m', path: './apps', prune: true },
+	status: { conditions: [{ type: 'Ready', status: 'True', reason: 'ReconciliationSucceeded' }] },
+};
+
+const seedObjects: JsonObject[] = [
+	gitRepo('fleet-default', 'app'),
+	gitRepo('fleet-default', 'web', 'False'),
+	gitRepo('fleet-local', 'local'),
+	gitRepo('other', 'hidden'),
+	{
+		apiVersion: 'fleet.cattle.io/v1alpha1',
+		kind: 'Bundle',
+		metadata: { namespace: 'fleet-default', name: 'app-app' },
+		spec: {},
+		status: { summary: { desiredReady: 2, ready: 2 } },
+	},
+	bundleDeployment('cluster-fleet-default-c1', 'app-app', 'app-app'),
+	bundleDeployment('cluster-fleet-default-c2', 'app-app', 'app-app'),
+	bundleDeployment('cluster-fleet-default-c2', 'web-web', 'web-web'),
+	kustomization,
+	{
+		apiVersion: 'goharbor.io/v1beta1',
+		kind: 'HarborCluster',
+		metadata: { namespace: 'harbor', name: 'harbor' },
+		spec: {},
+	},
+	{
+		apiVersion: 'control.kubestellar.io/v1alpha1',
+		kind: 'BindingPolicy',
+		metadata: { name: 'nginx' },
+		spec: { clusterSelectors: [{ matchLabels: { location: 'edge' } }] },
+	},
+	{
+		apiVersion: 'apps/v1',
+		kind: 'Deployment',
+		metadata: { namespace: 'default', name: 'nginx' },
+		spec: {
+			replicas: 2,
+			selector: { matchLabels: { app: 'nginx' } },
+			template: {
+				metadata: { labels: { app: 'nginx' } },
+				spec: { containers: [{ name: 'nginx', image: 'nginx' }] },
+			},
+		},
+		status: { replicas: 2, readyReplicas: 2, observedGeneration: 1 },
+	},
+	{
+		apiVersion: 'v1',
+		kind: 'Secret',
+		metadata: { namespace: 'default', name: 'token' },
+		data: { password: 'c2VjcmV0' },
+	},
+	{
+		apiVersion: 'v1',
+		kind: 'ConfigMap',
+		metadata: { namespace: 'default', name: 'settings' },
+		data: { a: 'b' },
+	},
+];
+
+// Short timeouts keep the suite quick; a real session uses seconds.
+const fast: Partial<SessionOptions> = {
+	requestTimeoutMs: 1500,
+	execTimeoutMs: 1000,
+	backoff: { initialMs: 20, maxMs: 200 },
+	pageSize: 2,
+	random: () => 0.5,
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+
+async function waitFor(
+	condition: () => boolean,
+	what: string | (() => string),
+	timeoutMs = 8000,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) {
+			assert.fail(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 15));
+	}
+}
+
+/** What the server holds of the resources a session watches, trimmed as the cache trims. */
+function serverTruth(
+	server: ApiServer,
+	session: Session,
+	namespaces?: readonly string[],
+): Record<string, StoredObject> {
+	const truth = new Map<string, StoredObject>();
+	for (const status of session.status().resources) {
+		if (!status.watched) continue;
+		const { group, version, plural } = status.resource;
+		const type = server.store.typeOfResource(group, version, plural);
+		assert.ok(type, `the server serves ${status.resource.id}`);
+		for (const object of server.store.all(type)) {
+			const copy = JSON.parse(JSON.stringify(object)) as Record<string, unknown>;
+			const trimmed = trimObject(copy);
+			if (!trimmed) continue;
+			const namespace = (trimmed.metadata as { namespace?: string }).namespace;
+			// Resources listed namespace by namespace hold only what may be listed.
+			if (namespaces && status.namespaces && !namespaces.includes(namespace ?? '')) {
+				continue;
+			}
+			truth.set(objectKeyOf(trimmed), trimmed);
+		}
+	}
+	return Object.fromEntries([...truth.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function cacheMatches(
+	server: ApiServer,
+	session: Session,
+	namespaces?: readonly string[],
+): boolean {
+	try {
+		assert.deepEqual(session.store.snapshot(), serverTruth(server, session, namespaces));
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Waits until the cache equals the server's truth, then asserts it (the failure shows the difference). */
+async function assertCacheMatchesServer(
+	server: ApiServer,
+	session: Session,
+	namespaces?: readonly string[],
+): Promise<void> {
+	await waitFor(
+		() => cacheMatches(server, session, namespaces),
+		'the cache to equal the server',
+		8000,
+	).catch(() => undefined);
+	assert.deepEqual(session.store.snapshot(), serverTruth(server, session, namespaces));
+}
+
+function stateOf(status: SessionStatus, plural: string): ConnectionState | undefined {
+	return status.resources.find((entry) => entry.resource.plural === plural)?.state;
+}
+
+/** A port nothing listens on. */
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+interface Harness {
+	readonly server: ApiServer;
+	readonly dir: string;
+	readonly kubeconfig: MergedKubeconfig;
+	readonly sessions: Session[];
+	open(context: string, options?: Partial<SessionOptions>): Session;
+}
+
+async function startHarness(): Promise<Harness> {
+	const server = await startApiServer({
+		objects: seedObjects,
+		bookmarkIntervalMs: 200,
+		users: [
+			{
+				name: 'limited',
+				token: 'limited-token',
+				forbidden: [
+					// RBAC that lets this user list GitRepos in some namespaces but not across them.
+					{
+						verbs: ['list', 'watch'],
+						group: 'fleet.cattle.io',
+						resource: 'gitrepos',
+						namespace: '',
+					},
+					{
+						verbs: ['list', 'watch'],
+						group: 'fleet.cattle.io',
+						resource: 'gitrepos',
+						namespace: 'other',
+					},
+				],
+			},
+		],
+	});
+	const dir = await mkdtemp(path.join(tmpdir(), 'ksl-k8s-'));
+	const closedPort = await freePort();
+	await writeFile(path.join(dir, 'ca.pem'), server.caPem);
+	await writeFile(path.join(dir, 'admin-token'), server.token);
+	// A client certificate for the limited user, named by relative paths from a subfolder of the config's folder.
+	const certificate = server.issueClientCertificate('limited');
+	await mkdir(path.join(dir, 'certs'));
+	await writeFile(path.join(dir, 'certs', 'limited.crt'), certificate.certPem);
+	await writeFile(path.join(dir, 'certs', 'limited.key'), certificate.keyPem);
+	// A credential plugin that never answers, as one waiting for a browser login does. It writes its pid first so
+	// the test can check it was stopped.
+	const hang = path.join(dir, 'hang.sh');
+	await writeFile(hang, `#!/bin/sh\necho $$ > "${dir}/hang.pid"\nsleep 600\n`);
+	await chmod(hang, 0o755);
+	const token = path.join(dir, 'token.sh');
+	const credential = JSON.stringify({
+		apiVersion: 'client.authentication.k8s.io/v1',
+		kind: 'ExecCredential',
+		status: { token: server.token },
+	});
+	await writeFile(token, `#!/bin/sh\necho '${credential}'\n`);
+	await chmod(token, 0o755);
+	// Two files in KUBECONFIG with a missing one between them; "admin" and the cluster are defined in both, and
+	// only the first file's entries work.
+	await writeFile(
+		path.join(dir, 'config'),
+		`apiVersion: v1
+kind: Config
+current-context: admin
+clusters:
+- name: local
+  cluster: { server: ${server.url}, certificate-authority: ca.pem }
+- name: nowhere
+  cluster: { server: 'https://127.0.0.1:${closedPort}', certificate-authority: ca.pem }
+users:
+- name: admin
+  user: { tokenFile: admin-token }
+- name: limited
+  user: { token: limited-token }
+- name: limited-cert
+  user: { client-certificate: certs/limited.crt, client-key: certs/limited.key }
+- name: hanging
+  user:
+    exec: { apiVersion: client.authentication.k8s.io/v1, command: ./hang.sh, interactiveMode: Never }
+- name: plugin
+  user:
+    exec: { apiVersion: client.authentication.k8s.io/v1, command: ./token.sh }
+contexts:
+- name: admin
+  context: { cluster: local, user: admin }
+- name: limited
+  context: { cluster: local, user: limited }
+- name: limited-ns
+  context: { cluster: local, user: limited-cert, namespace: fleet-local }
+- name: hanging
+  context: { cluster: local, user: hanging }
+- name: plugin
+  context: { cluster: local, user: plugin }
+- name: nowhere
+  context: { cluster: nowhere, user: admin }
+`,
+	);
+	await writeFile(
+		path.join(dir, 'second'),
+		`current-context: wrong
+clusters:
+- name: local
+  cluster: { server: 'https://127.0.0.1:2' }
+users:
+- name: admin
+  user: { token: wrong }
+contexts:
+- name: admin
+  context: { cluster: local, user: admin }
+`,
+	);
+	const kubeconfig = await loadKubeconfig({
+		env: {
+			KUBECONFIG: [
+				path.join(dir, 'config'),
+				path.join(dir, 'missing'),
+				path.join(dir, 'second'),
+			].join(':'),
+		},
+		cwd: dir,
+		home: dir,
+	});
+	const sessions: Session[] = [];
+	return {
+		server,
+		dir,
+		kubeconfig,
+		sessions,
+		open(context, options = {}) {
+			const session = createSession({ kubeconfig, context, ...fast, ...options });
+			sessions.push(session);
+			session.start();
+			return session;
+		},
+	};
+}
+
+async function stopHarness(harness: Harness | undefined): Promise<void> {
+	if (!harness) return;
+	for (const session of harness.sessions) session.dispose();
+	await harness.server.close();
+	await rm(harness.dir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('live session against the local API server', () => {
+	let harness: Harness;
+	let session: Session;
+	const events: ObjectEvent[] = [];
+
+	before(async () => {
+		harness = await startHarness();
+		session = harness.open('admin');
+		session.onObject((event) => events.push(event));
+		await session.synced();
+	});
+	after(() => stopHarness(harness));
+
+	it('reads KUBECONFIG as kubectl: the first file wins, the missing one is reported', () => {
+		assert.equal(harness.kubeconfig.currentContext, 'admin');
+		assert.deepEqual(
+			harness.kubeconfig.files.map((file) => file.status),
+			['loaded', 'missing', 'loaded'],
+		);
+		assert.equal(
+			harness.kubeconfig.clusters.find((entry) => entry.name === 'local')?.value.server,
+			harness.server.url,
+		);
+	});
+
+	it('discovers the served groups and watches only the kinds it needs', () => {
+		const status = session.status();
+		const ids = status.resources.map((entry) => entry.resource.id);
+		assert.ok(ids.includes('fleet.cattle.io/v1alpha1/bundledeployments'));
+		assert.ok(ids.includes('kustomize.toolkit.fluxcd.io/v1/kustomizations'));
+		assert.ok(ids.includes('resources.azure.com/v1api20200601/resourcegroups'));
+		assert.ok(ids.includes('azure.microsoft.com/v1alpha1/storageaccounts'));
+		assert.ok(ids.includes('apps/v1/deployments'));
+		assert.ok(ids.includes('batch/v1/cronjobs'));
+		assert.ok(ids.includes('cluster.open-cluster-management.io/v1/managedclusters'));
+		assert.ok(!ids.includes('apps/v1/replicasets'));
+		assert.ok(
+			!ids.some((id) => id.startsWith('v1/')),
+			'nothing from the core group, Secrets above all',
+		);
+		assert.ok(!ids.includes('policy/v1/poddisruptionbudgets'));
+		assert.deepEqual(
+			status.systems.map((system) => [system.system, system.state.kind]),
+			[
+				['fleet', 'ready'],
+				['kubestellar', 'ready'],
+				['harbor', 'ready'],
+				['flux', 'ready'],
+				['aso', 'ready'],
+				['workloads', 'ready'],
+			],
+		);
+		assert.equal(status.state.kind, 'ready');
+		assert.deepEqual(status.bundleDeployments, { mode: 'watch-all', threshold: 20_000, count: 3 });
+	});
+
+	it('syncs every watched object, trimmed, and never a Secret', async () => {
+		await assertCacheMatchesServer(harness.server, session);
+		const snapshot = session.store.snapshot();
+		assert.ok(Object.keys(snapshot).length >= 10);
+		assert.ok(!Object.keys(snapshot).some((key) => key.includes('|Secret|')));
+		const app = snapshot['fleet.cattle.io|GitRepo|fleet-default|app'];
+		const metadata = app?.metadata as Record<string, unknown>;
+		assert.equal(metadata.managedFields, undefined);
+		assert.deepEqual(metadata.annotations, { keep: 'me' });
+		// List items of built-in kinds carry no kind; the cache fills it in so the graph can key them.
+		assert.equal(snapshot['apps|Deployment|default|nginx']?.kind, 'Deployment');
+		assert.ok(events.some((event) => event.type === 'resync'));
+	});
+
+	it('follows creates, updates and deletes', async () => {
+		const before = events.length;
+		harness.server.store.put(gitRepo('fleet-default', 'new'));
+		harness.server.store.patchObject(
+			gitRepo('fleet-default', 'web'),
+			'merge',
+			{
+				status: { conditions: [{ type: 'Ready', status: 'True' }] },
+			},
+			{ subresource: 'status' },
+		);
+		harness.server.store.deleteObject(gitRepo('fleet-default', 'app'));
+		await assertCacheMatchesServer(harness.server, session);
+		const later = events.slice(before);
+		assert.ok(
+			later.some(
+				(event) =>
+					event.type === 'upsert' && event.key === 'fleet.cattle.io|GitRepo|fleet-default|new',
+			),
+		);
+		assert.ok(
+			later.some(
+				(event) =>
+					event.type === 'upsert' && event.key === 'fleet.cattle.io|GitRepo|fleet-default|web',
+			),
+		);
+		assert.ok(
+			later.some(
+				(event) =>
+					event.type === 'remove' && event.key === 'fleet.cattle.io|GitRepo|fleet-default|app',
+			),
+		);
+	});
+
+	it('resumes a dropped watch from its resourceVersion without losing what changed meanwhile', async () => {
+		for (const mode of ['destroy', 'end'] as const) {
+			// Reconnects are held back a little, so the changes below happen while no watch is open.
+			const delayed = harness.server.faults.delay(300, { watch: true });
+			assert.ok(harness.server.faults.dropWatches(mode) > 0);
+			// FIXME(issue 5): the local server keeps writing events to a watch it ended with 'end' until the
+			// response's 'close' event (write after end); let that event pass first.
+			await new Promise((resolve) => setTimeout(resolve, 30));
+			harness.server.store.put(gitRepo('fleet-local', `dropped-${mode}`));
+			harness.server.store.deleteObject(gitRepo('fleet-default', 'new'));
+			harness.server.store.put(gitRepo('fleet-default', 'new'));
+			delayed.remove();
+			await assertCacheMatchesServer(harness.server, session);
+		}
+		assert.equal(session.status().state.kind, 'ready');
+	});
+
+	it('relists after 410 Gone (history expired while the watch was down), removing what was deleted', async () => {
+		const resyncs = events.filter((event) => event.type === 'resync').length;
+		harness.server.faults.hang({ watch: true, count: 1000 });
+		harness.server.faults.dropWatches('destroy');
+		harness.server.store.deleteObject(gitRepo('fleet-local', 'dropped-end'));
+		harness.server.store.put(gitRepo('fleet-local', 'after-expiry'));
+		harness.server.faults.clear();
+		harness.server.faults.expireHistory();
+		await assertCacheMatchesServer(harness.server, session);
+		await waitFor(
+			() => events.filter((event) => event.type === 'resync').length > resyncs,
+			'a relist',
+		);
+		// And a 410 answered as the HTTP status of a watch, not as an ERROR event.
+		harness.server.faults.respond(410, { watch: true, path: /gitrepos$/, count: 1 });
+		harness.server.faults.dropWatches('destroy');
+		harness.server.store.put(gitRepo('fleet-local', 'after-410'));
+		await assertCacheMatchesServer(harness.server, session);
+	});
+
+	for (const [code, kind] of [
+		[500, 'server-error'],
+		[403, 'forbidden'],
+		[404, 'not-installed'],
+	] as const) {
+		it(`shows ${code} on the resource as "${kind}", then recovers to the server's truth`, async () => {
+			const seen: ConnectionState[] = [];
+			const listener = session.onState((status) => {
+				const state = stateOf(status, 'gitrepos');
+				if (state) seen.push(state);
+			});
+			const fault = harness.server.faults.respond(code, { path: /gitrepos$/ });
+			harness.server.faults.dropWatches('destroy');
+			harness.server.store.put(gitRepo('fleet-default', `during-${code}`));
+			await waitFor(() => seen.some((state) => state.kind === kind), `state ${kind}`);
+			const state = seen.find((entry) => entry.kind === kind);
+			if (code === 403) {
+				assert.match(
+					state?.message ?? '',
+					/no permission to (list|watch) gitrepos\.fleet\.cattle\.io/,
+				);
+			}
+			if (code === 404) assert.match(state?.message ?? '', /not installed/);
+			// Other resources are not affected.
+			assert.equal(stateOf(session.status(), 'bundles')?.kind, 'ready');
+			fault.remove();
+			await waitFor(() => stateOf(session.status(), 'gitrepos')?.kind === 'ready', 'recovery');
+			listener.dispose();
+			await assertCacheMatchesServer(harness.server, session);
+		});
+	}
+
+	it('relists everything when resumed after a pause, keeping the cache meanwhile', async () => {
+		session.pause();
+		assert.equal(session.status().state.kind, 'paused');
+		const kept = Object.keys(session.store.snapshot()).length;
+		harness.server.store.put(gitRepo('fleet-default', 'while-paused'));
+		harness.server.store.deleteObject(gitRepo('fleet-default', 'web'));
+		assert.equal(Object.keys(session.store.snapshot()).length, kept);
+		session.start();
+		await session.synced();
+		await assertCacheMatchesServer(harness.server, session);
+	});
+
+	it('lists a node’s BundleDeployments on demand by label selector', async () => {
+		const result = await session.listBundleDeployments('fleet.cattle.io/bundle-name=app-app');
+		assert.equal(result.kind, 'ok');
+		assert.deepEqual(
+			(result.kind === 'ok' ? result.objects : []).map((object) => objectKeyOf(object)).sort(),
+			[
+				'fleet.cattle.io|BundleDeployment|cluster-fleet-default-c1|app-app',
+				'fleet.cattle.io|BundleDeployment|cluster-fleet-default-c2|app-app',
+			],
+		);
+	});
+
+	it('turns a hung request into "cannot reach" within the request timeout, then recovers', async () => {
+		const hang = harness.server.faults.hang({ path: /bundles$/ });
+		harness.server.faults.dropWatches('destroy');
+		const started = Date.now();
+		await waitFor(
+			() => stateOf(session.status(), 'bundles')?.kind === 'cannot-reach',
+			'cannot reach',
+		);
+		assert.ok(Date.now() - started < 5000);
+		assert.match(stateOf(session.status(), 'bundles')?.message ?? '', /no answer within 1\.5 s/);
+		hang.remove();
+		harness.server.store.put({
+			apiVersion: 'fleet.cattle.io/v1alpha1',
+			kind: 'Bundle',
+			metadata: { namespace: 'fleet-default', name: 'after-hang' },
+			spec: {},
+		});
+		await waitFor(() => stateOf(session.status(), 'bundles')?.kind === 'ready', 'recovery');
+		await assertCacheMatchesServer(harness.server, session);
+	});
+});
+
+describe('contexts that cannot be used as they are', () => {
+	let harness: Harness;
+	before(async () => {
+		harness = await startHarness();
+	});
+	after(() => stopHarness(harness));
+
+	it('lists namespace by namespace when listing across namespaces is forbidden', async () => {
+		const namespaces = ['fleet-default', 'fleet-local', 'other'];
+		const session = harness.open('limited', { namespaces });
+		await session.synced();
+		await waitFor(() => stateOf(session.status(), 'gitrepos')?.kind === 'ready', 'gitrepos ready');
+		const status = session.status().resources.find((entry) => entry.resource.plural === 'gitrepos');
+		assert.deepEqual(status?.namespaces, namespaces);
+		assert.match(
+			status?.state.message ?? '',
+			/fleet-default, fleet-local only.*\(and not in other\)/,
+		);
+		// Only what may be listed, and all of it.
+		await assertCacheMatchesServer(harness.server, session, ['fleet-default', 'fleet-local']);
+		harness.server.store.put(gitRepo('fleet-local', 'added-later'));
+		harness.server.store.deleteObject(gitRepo('fleet-default', 'web'));
+		await assertCacheMatchesServer(harness.server, session, ['fleet-default', 'fleet-local']);
+		assert.equal(session.status().state.kind, 'ready');
+	});
+
+	it('falls back to the context’s namespace when no list is configured (client certificate auth)', async () => {
+		const session = harness.open('limited-ns');
+		await session.synced();
+		await waitFor(() => stateOf(session.status(), 'gitrepos')?.kind === 'ready', 'gitrepos ready');
+		await assertCacheMatchesServer(harness.server, session, ['fleet-local']);
+	});
+
+	it('says "no permission to list" when there is no namespace to fall back to', async () => {
+		const session = harness.open('limited');
+		await session.synced();
+		const state = stateOf(session.status(), 'gitrepos');
+		assert.equal(state?.kind, 'forbidden');
+		assert.match(
+			state?.message ?? '',
+			/^no permission to list gitrepos\.fleet\.cattle\.io across namespaces/,
+		);
+		assert.equal(stateOf(session.status(), 'bundles')?.kind, 'ready');
+	});
+
+	it('turns a credential plugin that never answers into "login required" within seconds, and stops it', async () => {
+		const started = Date.now();
+		const session = harness.open('hanging');
+		await session.synced();
+		const elapsed = Date.now() - started;
+		const state = session.status().state;
+		assert.equal(state.kind, 'login-required');
+		assert.match(state.message, /did not answer within 1 s/);
+		assert.ok(elapsed < 5000, `took ${elapsed} ms`);
+		const pid = Number((await readFile(path.join(harness.dir, 'hang.pid'), 'utf8')).trim());
+		await waitFor(() => {
+			try {
+				process.kill(pid, 0);
+				return false;
+			} catch {
+				return true;
+			}
+		}, 'the plugin to be stopped');
+	});
+
+	it('authenticates with a credential plugin that answers', async () => {
+		const session = harness.open('plugin');
+		await session.synced();
+		assert.equal(session.status().state.kind, 'ready');
+		await assertCacheMatchesServer(harness.server, session);
+	});
+
+	it('says "cannot reach" for a server that is not there', async () => {
+		const session = harness.open('nowhere');
+		await session.synced();
+		assert.equal(session.status().state.kind, 'cannot-reach');
+		assert.match(session.status().state.message, /connection refused/);
+	});
+
+	it('says "cannot reach" within the timeout when the server never answers', async () => {
+		const hang = harness.server.faults.hang({ path: /^\/apis$/ });
+		const started = Date.now();
+		const session = harness.open('admin');
+		await session.synced();
+		assert.equal(session.status().state.kind, 'cannot-reach');
+		assert.ok(Date.now() - started < 4000);
+		hang.remove();
+		await waitFor(() => session.status().state.kind === 'ready', 'recovery', 8000);
+		await assertCacheMatchesServer(harness.server, session);
+	});
+
+	it('reports 401 as "login required" and starts over when asked to retry', async () => {
+		const fault = harness.server.faults.respond(401, { path: /^\/apis$/, count: 1 });
+		const session = harness.open('admin');
+		await session.synced();
+		assert.equal(session.status().state.kind, 'login-required');
+		assert.equal(fault.hits, 1);
+		// No retry on its own (that would run a login plugin again and again); the user's retry starts over.
+		session.retry();
+		await session.synced();
+		assert.equal(session.status().state.kind, 'ready');
+		await assertCacheMatchesServer(harness.server, session);
+	});
+});
+
+describe('several contexts and scale', () => {
+	let harness: Harness;
+	let fluxOnly: ApiServer;
+	let fluxDir: string;
+	before(async () => {
+		harness = await startHarness();
+		fluxOnly = await startApiServer({
+			groups: ['', 'apps', 'batch', 'source.toolkit.fluxcd.io', 'kustomize.toolkit.fluxcd.io'],
+			objects: seedObjects.filter(
+				(object) => object === kustomization || object.kind === 'Deployment',
+			),
+		});
+		fluxDir = await mkdtemp(path.join(tmpdir(), 'ksl-k8s-flux-'));
+	});
+	after(async () => {
+		await stopHarness(harness);
+		await fluxOnly.close();
+		await rm(fluxDir, { recursive: true, force: true });
+	});
+
+	it('keeps several contexts open side by side, each equal to its own server', async () => {
+		await writeFile(
+			path.join(fluxDir, 'config'),
+			`clusters:
+- name: flux
+  cluster: { server: ${fluxOnly.url}, certificate-authority-data: ${Buffer.from(fluxOnly.caPem).toString('base64')} }
+users:
+- name: flux
+  user: { token: ${fluxOnly.token} }
+contexts:
+- name: flux
+  context: { cluster: flux, user: flux }
+`,
+		);
+		const kubeconfig = await loadKubeconfig({
+			env: { KUBECONFIG: `${path.join(harness.dir, 'config')}:${path.join(fluxDir, 'config')}` },
+		});
+		const fleet = createSession({ kubeconfig, context: 'admin', ...fast });
+		const flux = createSession({ kubeconfig, context: 'flux', ...fast });
+		harness.sessions.push(fleet, flux);
+		fleet.start();
+		flux.start();
+		await Promise.all([fleet.synced(), flux.synced()]);
+		await assertCacheMatchesServer(harness.server, fleet);
+		await assertCacheMatchesServer(fluxOnly, flux);
+		const systems = Object.fromEntries(
+			flux.status().systems.map((system) => [system.system, system.state.kind]),
+		);
+		assert.deepEqual(systems, {
+			fleet: 'not-installed',
+			kubestellar: 'not-installed',
+			harbor: 'not-installed',
+			flux: 'ready',
+			aso: 'not-installed',
+			workloads: 'ready',
+		});
+		fluxOnly.store.put({
+			...seedObjects[8],
+			metadata: { namespace: 'flux-system', name: 'infra' },
+		});
+		harness.server.store.put(gitRepo('fleet-default', 'side-by-side'));
+		await assertCacheMatchesServer(harness.server, fleet);
+		await assertCacheMatchesServer(fluxOnly, flux);
+	});
+
+	it('syncs a huge list page by page', async () => {
+		const count = 20_000;
+		const fault = harness.server.faults.hugeList(
+			count,
+			{ path: /bundledeployments$/ },
+			{
+				spec: { deploymentID: 's-1:abc' },
+				status: { ready: true },
+			},
+		);
+		const session = harness.open('admin', { pageSize: 500, bundleDeploymentThreshold: 50_000 });
+		await session.synced();
+		fault.remove();
+		const status = session.status();
+		assert.deepEqual(status.bundleDeployments, { mode: 'watch-all', threshold: 50_000, count });
+		assert.equal(session.store.countOf('fleet.cattle.io/v1alpha1/bundledeployments'), count);
+		assert.equal(status.state.kind, 'ready');
+	});
+
+	it('above the BundleDeployment threshold, watches roll-ups only and says so', async () => {
+		const fault = harness.server.faults.hugeList(25_000, {
+			path: /bundledeployments$/,
+			query: /limit=1(&|$)/,
+		});
+		const session = harness.open('admin', { bundleDeploymentThreshold: 20_000 });
+		await session.synced();
+		fault.remove();
+		const status = session.status();
+		assert.deepEqual(status.bundleDeployments, {
+			mode: 'roll-ups-only',
+			threshold: 20_000,
+			count: 25_000,
+		});
+		const bds = status.resources.find((entry) => entry.resource.kind === 'BundleDeployment');
+		assert.equal(bds?.watched, false);
+		assert.match(
+			bds?.state.message ?? '',
+			/roll-ups only: 25,000 BundleDeployments is above the threshold of 20,000/,
+		);
+		assert.equal(session.store.countOf('fleet.cattle.io/v1alpha1/bundledeployments'), 0);
+		// Everything else is watched as usual.
+		await assertCacheMatchesServer(harness.server, session);
+		const listed = await session.listBundleDeployments('fleet.cattle.io/bundle-name=web-web');
+		assert.equal(listed.kind === 'ok' ? listed.objects.length : -1, 1);
+	});
+});
+
+describe('session: pure parts', () => {
+	it('finds the continue token at the start of a list, before its items arrive', () => {
+		assert.deepEqual(
+			continueTokenOfPrefix(
+				'{"kind":"GitRepoList","apiVersion":"v1","metadata":{"resourceVersion":"9","continue":"abc="},"items":[{"me',
+			),
+			{ known: true, token: 'abc=' },
+		);
+		assert.deepEqual(
+			continueTokenOfPrefix('{"kind":"L","metadata":{"resourceVersion":"9"},"items":['),
+			{
+				known: true,
+				token: undefined,
+			},
+		);
+		assert.deepEqual(continueTokenOfPrefix('{"kind":"L","metadata":{"resourceVer'), {
+			known: false,
+		});
+		// Metadata after the items (not kube-apiserver's order): no guess, the parsed list decides.
+		assert.deepEqual(continueTokenOfPrefix('{"items":[{"metadata":{"continue":"x"}}'), {
+			known: true,
+			token: undefined,
+		});
+	});
+
+	it('discovers the preferred version of each watched group only', () => {
+		const groups = groupVersionsToDiscover({
+			groups: [
+				{
+					name: 'fleet.cattle.io',
+					versions: [{ version: 'v1alpha1' }],
+					preferredVersion: { version: 'v1alpha1' },
+				},
+				{
+					name: 'helm.toolkit.fluxcd.io',
+					versions: [{ version: 'v2' }, { version: 'v2beta2' }],
+					preferredVersion: { version: 'v2' },
+				},
+				{ name: 'containerservice.azure.com', versions: [{ version: 'v1api20231001' }] },
+				{ name: 'rbac.authorization.k8s.io', versions: [{ version: 'v1' }] },
+				'garbage',
+			],
+		});
+		assert.deepEqual(groups, [
+			{ group: 'fleet.cattle.io', version: 'v1alpha1' },
+			{ group: 'helm.toolkit.fluxcd.io', version: 'v2' },
+			{ group: 'containerservice.azure.com', version: 'v1api20231001' },
+		]);
+	});
+
+	it('watches listable resources, no subresources, and only the workload kinds of apps and batch', () => {
+		const resources = resourcesOfGroupVersion('apps', 'v1', {
+			resources: [
+				{
+					name: 'deployments',
+					kind: 'Deployment',
+					namespaced: true,
+					verbs: ['list', 'watch', 'get'],
+				},
+				{ name: 'deployments/status', kind: 'Deployment', namespaced: true, verbs: ['get'] },
+				{ name: 'replicasets', kind: 'ReplicaSet', namespaced: true, verbs: ['list', 'watch'] },
+				{
+					name: 'controllerrevisions',
+					kind: 'ControllerRevision',
+					namespaced: true,
+					verbs: ['list', 'watch'],
+				},
+			],
+		});
+		assert.deepEqual(
+			resources.map((resource) => resource.id),
+			['apps/v1/deployments'],
+		);
+		const fleet = resourcesOfGroupVersion('fleet.cattle.io', 'v1alpha1', {
+			resources: [{ name: 'contents', kind: 'Content', namespaced: false, verbs: ['get'] }],
+		});
+		assert.deepEqual(fleet, []);
+	});
+
+	it('gives each state a tone for the tree root', () => {
+		assert.equal(toneOfState({ kind: 'ready', message: '' }), 'ok');
+		assert.equal(toneOfState({ kind: 'login-required', message: '' }), 'warning');
+		assert.equal(toneOfState({ kind: 'cannot-reach', message: '' }), 'error');
+		assert.equal(toneOfState({ kind: 'not-installed', message: '' }), 'unknown');
+	});
+});
