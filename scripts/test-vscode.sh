@@ -10,15 +10,15 @@ shots=${KSL_SCREENSHOTS:-$PWD/.artifacts/screenshots}
 
 echo "== in-host suite: example workspace"
 cp -r examples/workspace "$work/ws"
-"$node24" scripts/vscode.mjs test --workspace "$work/ws" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=main
+"$node24" scripts/vscode.mjs test --workspace "$work/ws" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=main --env KUBECONFIG="$work/no-kubeconfig"
 
 echo "== in-host suite: multi-root workspace"
 mkdir -p "$work/multi"
 cp -r examples/workspace/flux "$work/multi/team-flux"
 cp -r examples/workspace/harbor "$work/multi/team-harbor"
 printf '{"folders":[{"path":"team-flux"},{"path":"team-harbor"}]}\n' >"$work/multi/teams.code-workspace"
-"$node24" scripts/vscode.mjs test --workspace "$work/multi/teams.code-workspace" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=multiroot
+"$node24" scripts/vscode.mjs test --workspace "$work/multi/teams.code-workspace" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=multiroot --env KUBECONFIG="$work/no-kubeconfig"
 
 echo "== e2e stories (screenshots in $shots)"
 cp -r examples/workspace "$work/e2e"
-"$node24" scripts/vscode.mjs shots --workspace "$work/e2e" --out "$shots"
+"$node24" scripts/vscode.mjs shots --workspace "$work/e2e" --out "$shots" --env KUBECONFIG="$work/no-kubeconfig"

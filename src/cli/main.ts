@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { runCheckCommand } from './checkCommand.ts';
 import { runMergeCommand } from './mergeCommand.ts';
 import { runStatusCommand } from './statusCommand.ts';
 
@@ -7,6 +8,7 @@ const usage = `Usage: kube-status-lens <command> [options]
 Commands:
   status PATH... [--json] [--fail-on error|warning]   status of every object in files and folders
   merge ...                                          preview the multi-WEC status merge (merge --help)
+  check PATH... [--format text|json|sarif]           the editor diagnostics, for CI (exit 1 on errors)
 
 Run a command with --help for its options.
 `;
@@ -22,6 +24,8 @@ function main(argv: readonly string[]): number {
 	switch (command) {
 		case 'status':
 			return runStatusCommand(rest, io);
+		case 'check':
+			return runCheckCommand(rest, io);
 		case 'merge':
 			return runMergeCommand(rest, {
 				...io,

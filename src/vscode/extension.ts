@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
+import { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
+import { QuickFixProvider } from './diagnostics/quickFixProvider.ts';
 import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
+import { ManifestHoverProvider } from './hovers/manifestHoverProvider.ts';
+import { LiveClusters } from './live/liveClusters.ts';
 import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
 import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
 import { createLog } from './log.ts';
@@ -16,6 +20,7 @@ export interface ExtensionApi {
 	readonly view: vscode.TreeView<string>;
 	readonly provider: ResourceTreeProvider;
 	readonly manifests: WorkspaceManifests;
+	readonly live: LiveClusters;
 }
 
 /** Registers everything and reads nothing: work starts when the view shows or a command needs it. */
@@ -66,8 +71,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		refreshSummary();
 	};
 	const manifests = new WorkspaceManifests(graph, log, onChanged);
+	const live = new LiveClusters(graph, log, onChanged);
 	let started: Promise<void> | undefined;
 	const ensureStarted = (): Promise<void> => {
+		void live
+			.start()
+			.catch((error: unknown) =>
+				log.warn(`Live clusters: ${error instanceof Error ? error.message : String(error)}`),
+			);
 		started ??= manifests.start().then(
 			() => {
 				log.info(
@@ -96,10 +107,40 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		manifests,
 		provider.attach(view),
 		vscode.workspace.registerTextDocumentContentProvider(explainScheme, explain),
+		live,
 		view.onDidChangeVisibility((event) => {
-			if (event.visible) void ensureStarted();
+			// Watches run while the tree shows them, and resync when it shows again.
+			if (event.visible) {
+				void ensureStarted();
+				live.resume();
+			} else live.pause();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.clusters.chooseContexts', async () => {
+			const { contexts, current } = await live.availableContexts();
+			if (contexts.length === 0) {
+				void vscode.window.showInformationMessage('The kubeconfig defines no context.');
+				return;
+			}
+			const chosen =
+				vscode.workspace.getConfiguration('kubeStatusLens.clusters').get<string[]>('contexts') ??
+				[];
+			const picked = await vscode.window.showQuickPick(
+				contexts.map((context) => ({
+					label: context,
+					description: context === current ? 'current context' : '',
+					picked: chosen.length ? chosen.includes(context) : context === current,
+				})),
+				{ canPickMany: true, placeHolder: 'Kube contexts to show in the tree' },
+			);
+			if (!picked) return;
+			await vscode.workspace.getConfiguration('kubeStatusLens.clusters').update(
+				'contexts',
+				picked.map((item) => item.label),
+				vscode.ConfigurationTarget.Global,
+			);
 		}),
 		vscode.workspace.onDidChangeConfiguration((event) => {
+			if (event.affectsConfiguration('kubeStatusLens.clusters')) void live.restart();
 			if (event.affectsConfiguration('kubeStatusLens.tree.problemsOnly')) {
 				void vscode.commands.executeCommand(
 					readProblemsOnly()
@@ -111,6 +152,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	);
 	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
 	context.subscriptions.push(mergeProvider);
+	// Editor features work on open YAML documents alone: no cluster, no workspace scan needed (untrusted too).
+	const diagnostics = new ManifestDiagnostics(graph);
+	context.subscriptions.push(
+		diagnostics,
+		vscode.languages.registerHoverProvider({ language: 'yaml' }, new ManifestHoverProvider()),
+		vscode.languages.registerCodeActionsProvider(
+			{ language: 'yaml' },
+			new QuickFixProvider(diagnostics),
+			QuickFixProvider.metadata,
+		),
+	);
 	mergeChanged = registerMergePreview(context, {
 		graph,
 		provider: mergeProvider,
@@ -118,7 +170,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	}).graphChanged;
 	if (view.visible) void ensureStarted();
 	log.info(`Activated in ${Date.now() - activatedAt} ms.`);
-	return { graph, ready: ensureStarted, view, provider, manifests };
+	return { graph, ready: ensureStarted, view, provider, manifests, live };
 }
 
 /** Everything is disposed through context.subscriptions. */

@@ -7,6 +7,14 @@ export const settingKeys = [
 	'kubeStatusLens.workspace.maxFileSizeKiB',
 	'kubeStatusLens.tree.problemsOnly',
 	'kubeStatusLens.mergePreview.rules',
+	'kubeStatusLens.diagnostics.enabled',
+	'kubeStatusLens.diagnostics.reportSyntaxErrors',
+	'kubeStatusLens.diagnostics.waitAppliedThresholdSeconds',
+	'kubeStatusLens.clusters.enabled',
+	'kubeStatusLens.clusters.kubeconfig',
+	'kubeStatusLens.clusters.contexts',
+	'kubeStatusLens.clusters.namespaces',
+	'kubeStatusLens.clusters.bundleDeploymentThreshold',
 ] as const;
 
 function stringArray(value: unknown, fallback: readonly string[]): string[] {
@@ -56,4 +64,40 @@ export function readMergeRules(): 'proposal' | 'kubestellar' {
 		'kubestellar'
 		? 'kubestellar'
 		: 'proposal';
+}
+
+/** Typed read of kubeStatusLens.diagnostics.* for a document. */
+export function readDiagnosticsSettings(scope?: vscode.ConfigurationScope): {
+	enabled: boolean;
+	reportSyntaxErrors: boolean;
+	waitAppliedThresholdSeconds: number;
+} {
+	const config = vscode.workspace.getConfiguration('kubeStatusLens.diagnostics', scope);
+	const threshold = config.get<unknown>('waitAppliedThresholdSeconds');
+	return {
+		enabled: config.get<boolean>('enabled') !== false,
+		reportSyntaxErrors: config.get<boolean>('reportSyntaxErrors') === true,
+		waitAppliedThresholdSeconds: typeof threshold === 'number' && threshold > 0 ? threshold : 600,
+	};
+}
+
+/** Typed read of kubeStatusLens.clusters.*; the kubeconfig path is machine-scoped, never from a workspace. */
+export function readClusterSettings(): {
+	enabled: boolean;
+	kubeconfig: string;
+	contexts: string[];
+	namespaces: string[];
+	bundleDeploymentThreshold: number;
+} {
+	const config = vscode.workspace.getConfiguration('kubeStatusLens.clusters');
+	const kubeconfig = config.inspect<string>('kubeconfig');
+	const threshold = config.get<unknown>('bundleDeploymentThreshold');
+	return {
+		enabled: config.get<boolean>('enabled') !== false,
+		// Only the user's (global) value counts, whatever scope a workspace tries to set.
+		kubeconfig: typeof kubeconfig?.globalValue === 'string' ? kubeconfig.globalValue : '',
+		contexts: stringArray(config.get<unknown>('contexts'), []),
+		namespaces: stringArray(config.get<unknown>('namespaces'), []),
+		bundleDeploymentThreshold: typeof threshold === 'number' && threshold > 0 ? threshold : 20_000,
+	};
 }

@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
 	else {
 		await import('./suite/tree.test.ts');
 		await import('./suite/merge.test.ts');
+		await import('./suite/editor.test.ts');
 	}
 	await new Promise<void>((resolve, reject) => {
 		mocha.run((failures) =>

@@ -1,0 +1,130 @@
+import * as vscode from 'vscode';
+import { diagnoseManifest, type Finding } from '../../core/manifest/diagnose.ts';
+import { getRecord, isRecord } from '../../core/model/object.ts';
+import type { Range } from '../../core/model/range.ts';
+import type { ResourceGraph } from '../../core/tree/model.ts';
+import { readDiagnosticsSettings } from '../settings.ts';
+import { workspaceRootId } from '../workspace/workspaceManifests.ts';
+
+const severities: Readonly<Record<Finding['severity'], vscode.DiagnosticSeverity>> = {
+	error: vscode.DiagnosticSeverity.Error,
+	warning: vscode.DiagnosticSeverity.Warning,
+	information: vscode.DiagnosticSeverity.Information,
+	hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/** The diagnostics source shown in the Problems panel. */
+export const diagnosticSource = 'Kube Status Lens';
+
+/** An editor range from the core's range. */
+export function vscodeRangeOf(range: Range): vscode.Range {
+	return new vscode.Range(
+		range.start.line,
+		range.start.character,
+		range.end.line,
+		range.end.character,
+	);
+}
+
+/**
+ * One DiagnosticCollection for open YAML documents: re-diagnosed on edit (debounced, per document, cached by version),
+ * cleared when a document closes. The findings are kept so the quick-fix provider can hand out their fixes.
+ */
+export class ManifestDiagnostics implements vscode.Disposable {
+	private readonly collection = vscode.languages.createDiagnosticCollection('kubeStatusLens');
+	private readonly findings = new Map<string, { version: number; findings: readonly Finding[] }>();
+	private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+	private readonly disposables: vscode.Disposable[] = [];
+	private readonly graph: ResourceGraph;
+
+	constructor(graph: ResourceGraph) {
+		this.graph = graph;
+		this.disposables.push(
+			this.collection,
+			vscode.workspace.onDidOpenTextDocument((document) => this.schedule(document, 0)),
+			vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document, 300)),
+			vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
+			vscode.workspace.onDidChangeConfiguration((event) => {
+				if (event.affectsConfiguration('kubeStatusLens.diagnostics')) this.refreshAll();
+			}),
+		);
+		this.refreshAll();
+	}
+
+	/** The findings last computed for a document (for quick fixes). */
+	findingsOf(uri: vscode.Uri): readonly Finding[] {
+		return this.findings.get(uri.toString())?.findings ?? [];
+	}
+
+	/** Re-diagnoses every open YAML document. */
+	refreshAll(): void {
+		for (const document of vscode.workspace.textDocuments) this.schedule(document, 0);
+	}
+
+	private schedule(document: vscode.TextDocument, delay: number): void {
+		if (document.languageId !== 'yaml' || document.uri.scheme === 'kube-status-lens-merge') return;
+		const key = document.uri.toString();
+		clearTimeout(this.timers.get(key));
+		this.timers.set(
+			key,
+			setTimeout(() => {
+				this.timers.delete(key);
+				this.diagnose(document);
+			}, delay),
+		);
+	}
+
+	private secretKeys(namespace: string, name: string): readonly string[] | undefined {
+		// Only the key names of a Secret in the workspace are looked at, never the values.
+		const secret = this.graph.objectOf(workspaceRootId, `|Secret|${namespace}|${name}`);
+		if (!isRecord(secret)) return undefined;
+		return [
+			...Object.keys(getRecord(secret, 'data') ?? {}),
+			...Object.keys(getRecord(secret, 'stringData') ?? {}),
+		];
+	}
+
+	private diagnose(document: vscode.TextDocument): void {
+		if (document.isClosed) return;
+		const key = document.uri.toString();
+		const settings = readDiagnosticsSettings(document.uri);
+		if (!settings.enabled) {
+			this.forget(document.uri);
+			return;
+		}
+		if (this.findings.get(key)?.version === document.version) return;
+		const findings = diagnoseManifest(document.getText(), {
+			now: Date.now(),
+			waitAppliedThresholdSeconds: settings.waitAppliedThresholdSeconds,
+			reportSyntaxErrors: settings.reportSyntaxErrors,
+			workspaceSecrets: (namespace, name) => this.secretKeys(namespace, name),
+		});
+		this.findings.set(key, { version: document.version, findings });
+		this.collection.set(
+			document.uri,
+			findings.map((finding) => {
+				const diagnostic = new vscode.Diagnostic(
+					vscodeRangeOf(finding.range),
+					finding.message,
+					severities[finding.severity],
+				);
+				diagnostic.source = diagnosticSource;
+				diagnostic.code = finding.code;
+				return diagnostic;
+			}),
+		);
+	}
+
+	private forget(uri: vscode.Uri): void {
+		const key = uri.toString();
+		clearTimeout(this.timers.get(key));
+		this.timers.delete(key);
+		this.findings.delete(key);
+		this.collection.delete(uri);
+	}
+
+	dispose(): void {
+		for (const timer of this.timers.values()) clearTimeout(timer);
+		for (const disposable of this.disposables) disposable.dispose();
+	}
+}

@@ -1,0 +1,164 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { eventually, extensionApi } from './support.ts';
+
+function fileUri(path: string): vscode.Uri {
+	const folder = vscode.workspace.workspaceFolders?.[0];
+	assert.ok(folder);
+	return vscode.Uri.joinPath(folder.uri, path);
+}
+
+async function writeAndOpen(path: string, text: string): Promise<vscode.TextDocument> {
+	const uri = fileUri(path);
+	await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+	const document = await vscode.workspace.openTextDocument(uri);
+	await vscode.window.showTextDocument(document);
+	return document;
+}
+
+function codeOf(diagnostic: vscode.Diagnostic): string {
+	const code = diagnostic.code;
+	return typeof code === 'object' ? String(code.value) : String(code ?? '');
+}
+
+function textOf(content: vscode.MarkdownString | vscode.MarkedString): string {
+	return content instanceof vscode.MarkdownString
+		? content.value
+		: typeof content === 'string'
+			? content
+			: content.value;
+}
+
+function ours(uri: vscode.Uri): vscode.Diagnostic[] {
+	return vscode.languages
+		.getDiagnostics(uri)
+		.filter((diagnostic) => diagnostic.source === 'Kube Status Lens');
+}
+
+const providerWithoutOci = `apiVersion: source.toolkit.fluxcd.io/v1
+kind: HelmRepository
+metadata:
+  name: podinfo
+  namespace: flux-system
+spec:
+  interval: 5m
+  provider: aws
+  url: oci://ghcr.io/stefanprodan/charts
+`;
+
+describe('hovers, diagnostics and quick fixes in manifests', () => {
+	it('flags a provider without type: oci, and the quick fix sets type: oci', async () => {
+		await extensionApi();
+		const document = await writeAndOpen('editor-provider.yaml', providerWithoutOci);
+		const diagnostics = await eventually('diagnostics', () => {
+			const found = ours(document.uri);
+			return found.length > 0 ? found : undefined;
+		});
+		const provider = diagnostics.find((diagnostic) => codeOf(diagnostic).includes('provider'));
+		assert.ok(provider, diagnostics.map(codeOf).join(', '));
+		assert.ok(
+			['provider', 'aws'].includes(document.getText(provider.range)),
+			'the finding points at the provider key or its value',
+		);
+		const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+			'vscode.executeCodeActionProvider',
+			document.uri,
+			provider.range,
+			vscode.CodeActionKind.QuickFix.value,
+		);
+		const fix = actions.find((action) => /type: oci/.test(action.title) && action.edit);
+		assert.ok(fix?.edit, actions.map((action) => action.title).join(', '));
+		assert.ok(await vscode.workspace.applyEdit(fix.edit));
+		assert.match(document.getText(), /type: oci/);
+		await eventually(
+			'the finding to go',
+			() => !ours(document.uri).some((diagnostic) => diagnostic.code === provider.code),
+		);
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		await vscode.workspace.fs.delete(document.uri);
+	});
+
+	it('reports status problems in dumps with the engine message, and clears them when the document closes', async () => {
+		await extensionApi();
+		const document = await vscode.workspace.openTextDocument(fileUri('flux/dump.yaml'));
+		await vscode.window.showTextDocument(document);
+		const diagnostics = await eventually('status diagnostics', () => {
+			const found = ours(document.uri);
+			return found.some((diagnostic) => diagnostic.severity === vscode.DiagnosticSeverity.Error)
+				? found
+				: undefined;
+		});
+		assert.ok(diagnostics.some((diagnostic) => /401 Unauthorized/.test(diagnostic.message)));
+		assert.ok(diagnostics.some((diagnostic) => /ftp/.test(diagnostic.message)));
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+	});
+
+	it('leaves YAML that is not one of the five systems alone', async () => {
+		await extensionApi();
+		const document = await writeAndOpen(
+			'editor-other.yaml',
+			'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n',
+		);
+		await new Promise((resolve) => setTimeout(resolve, 800));
+		assert.deepEqual(ours(document.uri), []);
+		const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+			'vscode.executeHoverProvider',
+			document.uri,
+			new vscode.Position(1, 2),
+		);
+		assert.ok(
+			!hovers.some((hover) =>
+				hover.contents.some((content) =>
+					String((content as vscode.MarkdownString).value ?? content).includes('Kube Status Lens'),
+				),
+			),
+		);
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+		await vscode.workspace.fs.delete(document.uri);
+	});
+
+	it('explains a condition on hover, untrusted', async () => {
+		await extensionApi();
+		const document = await vscode.workspace.openTextDocument(fileUri('flux/dump.yaml'));
+		const line = document
+			.getText()
+			.split('\n')
+			.findIndex((text) => text.includes('type: FetchFailed'));
+		assert.ok(line > 0);
+		const column = document.lineAt(line).text.indexOf('FetchFailed') + 2;
+		const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+			'vscode.executeHoverProvider',
+			document.uri,
+			new vscode.Position(line, column),
+		);
+		const markdown = hovers
+			.flatMap((hover) => hover.contents)
+			.find(
+				(content) => content instanceof vscode.MarkdownString && /FetchFailed/.test(content.value),
+			) as vscode.MarkdownString | undefined;
+		assert.ok(markdown, 'a hover about FetchFailed');
+		assert.match(markdown.value, /negative/i);
+		assert.equal(markdown.isTrusted, false);
+	});
+
+	it('shows the engine badge when hovering kind:', async () => {
+		await extensionApi();
+		const document = await vscode.workspace.openTextDocument(fileUri('harbor/dump.yaml'));
+		const line = document
+			.getText()
+			.split('\n')
+			.findIndex((text) => text.includes('kind: HarborCluster'));
+		const column = document.lineAt(line).text.indexOf('kind') + 1;
+		const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+			'vscode.executeHoverProvider',
+			document.uri,
+			new vscode.Position(line, column),
+		);
+		const text = hovers
+			.flatMap((hover) => hover.contents)
+			.map(textOf)
+			.join('\n');
+		assert.match(text, /creating/);
+		assert.match(text, /kstatus/i);
+	});
+});
