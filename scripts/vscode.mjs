@@ -6,7 +6,15 @@
 // --installed: load the extension from an extensions dir (the .vsix route) instead of the development path.
 // Must run on Node 24 (scripts/node24): code-server's own runtime.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+	existsSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -40,6 +48,19 @@ function freePort() {
 	});
 }
 
+// --contexts all|a,b: the kube contexts the extension shows (all: every context of $KUBECONFIG from --env).
+function contextSettings() {
+	if (!options.contexts) return {};
+	let contexts = options.contexts.split(',').filter(Boolean);
+	if (options.contexts === 'all') {
+		const path = envOf(options.env).KUBECONFIG;
+		const text = path && existsSync(path) ? readFileSync(path, 'utf8') : '';
+		const section = /^contexts:\n((?:[ \t-].*\n?)*)/m.exec(text)?.[1] ?? '';
+		contexts = [...section.matchAll(/^ *- name: (\S+)/gm)].map((match) => match[1]);
+	}
+	return contexts.length ? { 'kubeStatusLens.clusters.contexts': contexts } : {};
+}
+
 /** Starts code-server in its own process group; resolves once /healthz answers. */
 export async function startCodeServer({ port, work, extensionsFrom }) {
 	mkdirSync(join(work, 'ud/User'), { recursive: true });
@@ -62,6 +83,7 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 				'update.mode': 'none',
 				'git.enabled': false,
 				'workbench.colorTheme': options.theme ?? 'Default Dark Modern',
+				...contextSettings(),
 			},
 			null,
 			2,
@@ -71,7 +93,9 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 	// The payload loads one development extension; others (the benchmark's empty baseline) are installed by copy.
 	for (const path of options.also ?? []) {
 		const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
-		cpSync(path, join(work, 'exts', `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+		cpSync(path, join(work, 'exts', `${manifest.publisher}.${manifest.name}-${manifest.version}`), {
+			recursive: true,
+		});
 	}
 	writeFileSync(
 		join(work, 'config.yaml'),
