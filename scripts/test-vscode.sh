@@ -19,6 +19,16 @@ cp -r examples/workspace/harbor "$work/multi/team-harbor"
 printf '{"folders":[{"path":"team-flux"},{"path":"team-harbor"}]}\n' >"$work/multi/teams.code-workspace"
 "$node24" scripts/vscode.mjs test --workspace "$work/multi/teams.code-workspace" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=multiroot --env KUBECONFIG="$work/no-kubeconfig"
 
+echo "== in-host suite: live clusters (the local API server's demo)"
+"$node24" src/apiserver/main.ts --port 18443 --kubeconfig "$work/demo-kubeconfig" --no-scenario >"$work/demo.log" 2>&1 &
+demo=$!
+trap 'kill "$demo" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [ -s "$work/demo-kubeconfig" ] && break; sleep 0.1; done
+cp -r examples/workspace/flux "$work/live-ws"
+"$node24" scripts/vscode.mjs test --workspace "$work/live-ws" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=live \
+	--env KUBECONFIG="$work/demo-kubeconfig" --contexts all
+kill "$demo" 2>/dev/null || true
+
 echo "== e2e stories (screenshots in $shots)"
 cp -r examples/workspace "$work/e2e"
 "$node24" scripts/vscode.mjs shots --workspace "$work/e2e" --out "$shots" --env KUBECONFIG="$work/no-kubeconfig"

@@ -89,6 +89,9 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 			2,
 		),
 	);
+	// Machine-scoped settings (the clusters' kubeconfig and contexts) are read from the server side's Machine settings.
+	mkdirSync(join(work, 'ud/Machine'), { recursive: true });
+	writeFileSync(join(work, 'ud/Machine/settings.json'), JSON.stringify(contextSettings(), null, 2));
 	if (extensionsFrom) cpSync(extensionsFrom, join(work, 'exts'), { recursive: true });
 	// The payload loads one development extension; others (the benchmark's empty baseline) are installed by copy.
 	for (const path of options.also ?? []) {

@@ -9,6 +9,7 @@ export async function run(): Promise<void> {
 	const grep = process.env.KSL_TEST_GREP;
 	if (grep) mocha.grep(grep);
 	if (process.env.KSL_SUITE === 'multiroot') await import('./suite/multiroot.test.ts');
+	else if (process.env.KSL_SUITE === 'live') await import('./suite/live.test.ts');
 	else {
 		await import('./suite/tree.test.ts');
 		await import('./suite/merge.test.ts');

@@ -1,0 +1,129 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import * as vscode from 'vscode';
+import { parse } from 'yaml';
+import { eventually, extensionApi, walk } from './support.ts';
+
+interface Cluster {
+	readonly server: string;
+	readonly ca: string;
+	readonly token: string;
+}
+
+/** The demo cluster's `platform` context, read from the kubeconfig the suite was started with. */
+function platformCluster(): Cluster {
+	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
+		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
+		users: { name: string; user: { token: string } }[];
+	};
+	const cluster = config.clusters.find((entry) => entry.name === 'platform');
+	const user = config.users.find((entry) => entry.name === 'platform');
+	assert.ok(cluster && user, 'the kubeconfig has a platform context');
+	return {
+		server: cluster.cluster.server,
+		ca: Buffer.from(cluster.cluster['certificate-authority-data'], 'base64').toString(),
+		token: user.user.token,
+	};
+}
+
+function call(
+	cluster: Cluster,
+	method: string,
+	path: string,
+	body?: unknown,
+	contentType = 'application/json',
+): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const url = new URL(path, cluster.server);
+		const outgoing = request(
+			url,
+			{
+				method,
+				ca: cluster.ca,
+				headers: { authorization: `Bearer ${cluster.token}`, 'content-type': contentType },
+			},
+			(response) => {
+				response.resume();
+				response.on('end', () => resolve(response.statusCode ?? 0));
+			},
+		);
+		outgoing.on('error', reject);
+		if (body !== undefined) outgoing.write(JSON.stringify(body));
+		outgoing.end();
+	});
+}
+
+const path = '/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/helmrepositories';
+
+describe('live clusters (the demo cluster)', () => {
+	it('shows a root per chosen context with the objects the cluster serves', async () => {
+		const api = await extensionApi();
+		const roots = await eventually(
+			`the live roots (contexts: ${JSON.stringify(vscode.workspace.getConfiguration('kubeStatusLens.clusters').get('contexts'))}, sessions: ${api.live.contexts.join(',')}, KUBECONFIG ${process.env.KUBECONFIG})`,
+			() => {
+				const labels = api.provider.getChildren().map((id) => api.graph.node(id)?.label);
+				return labels.includes('platform') && labels.includes('fleet-mgmt') ? labels : undefined;
+			},
+		);
+		assert.ok(roots.includes('Workspace manifests'));
+		await eventually('Fleet objects from fleet-mgmt', () =>
+			walk(api).some((node) => node.rootId === 'live:fleet-mgmt' && node.ref?.kind === 'GitRepo'),
+		);
+		const item = api.provider.getTreeItem(
+			api.provider.getChildren().find((id) => api.graph.node(id)?.label === 'platform') ?? '',
+		);
+		assert.equal((item.iconPath as vscode.ThemeIcon).id, 'cloud');
+		assert.match(item.contextValue ?? '', /root/);
+	});
+
+	it('shows a change on the server in the tree, and a deletion', async () => {
+		const api = await extensionApi();
+		const cluster = platformCluster();
+		const created = await call(cluster, 'POST', path, {
+			apiVersion: 'source.toolkit.fluxcd.io/v1',
+			kind: 'HelmRepository',
+			metadata: { name: 'live-test', namespace: 'flux-system' },
+			spec: { url: 'https://example.com', interval: '5m' },
+		});
+		assert.equal(created, 201);
+		await eventually('the new repository in the tree', () =>
+			walk(api).some((node) => node.rootId === 'live:platform' && node.ref?.name === 'live-test'),
+		);
+		const patched = await call(
+			cluster,
+			'PATCH',
+			`${path}/live-test/status`,
+			{
+				status: {
+					conditions: [
+						{
+							type: 'Stalled',
+							status: 'True',
+							reason: 'URLInvalid',
+							message: 'from the live test',
+						},
+					],
+				},
+			},
+			'application/merge-patch+json',
+		);
+		assert.ok(patched === 200 || patched === 201, String(patched));
+		await eventually('the repository to turn Stalled', () =>
+			walk(api).some(
+				(node) =>
+					node.rootId === 'live:platform' &&
+					node.ref?.name === 'live-test' &&
+					node.result?.state === 'Stalled',
+			),
+		);
+		assert.equal(await call(cluster, 'DELETE', `${path}/live-test`), 200);
+		await eventually(
+			'the repository to go',
+			() =>
+				!walk(api).some(
+					(node) => node.rootId === 'live:platform' && node.ref?.name === 'live-test',
+				),
+		);
+	});
+});
