@@ -299,7 +299,7 @@ type FailureKind =
 	| 'stopped';
 
 /** A failed request, classified. */
-class RequestFailure extends Error {
+export class RequestFailure extends Error {
 	readonly kind: FailureKind;
 	readonly status: number | undefined;
 	constructor(kind: FailureKind, message: string, status?: number) {
@@ -376,7 +376,7 @@ function causeOf(error: unknown): { code?: string; message: string } {
 	return { message: error instanceof Error ? error.message : String(error) };
 }
 
-function failureOf(error: unknown, server: string, timeoutMs: number): RequestFailure {
+export function failureOf(error: unknown, server: string, timeoutMs: number): RequestFailure {
 	if (error instanceof RequestFailure) return error;
 	if (error instanceof LoginRequiredError) {
 		return new RequestFailure('login-required', `login required: ${error.message}`);
@@ -421,7 +421,7 @@ function seconds(ms: number): string {
 
 type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 
-interface ClientSettings {
+export interface ClientSettings {
 	readonly kubeConfig: KubeConfig;
 	readonly server: string;
 	readonly requestTimeoutMs: number;
@@ -444,7 +444,7 @@ const connectionReuseMs = 5 * 60_000;
  * request timeout, for OIDC refreshes). client-node builds a new undici Agent for every request, which means a TLS
  * handshake per list page; requests of a session share one instead, renewed when the client certificate changes.
  */
-async function authenticate(client: ClientSettings, context: RequestContext): Promise<void> {
+export async function authenticate(client: ClientSettings, context: RequestContext): Promise<void> {
 	const limit = client.execTimeoutMs + client.requestTimeoutMs;
 	await withTimeout(
 		client.kubeConfig.applySecurityAuthentication(context),
@@ -473,7 +473,7 @@ async function authenticate(client: ClientSettings, context: RequestContext): Pr
 }
 
 /** Stops sharing the current connections: the next request opens new ones. `destroy` also ends running ones. */
-function dropConnections(client: ClientSettings, destroy = false): void {
+export function dropConnections(client: ClientSettings, destroy = false): void {
 	const dispatcher = client.connections.dispatcher;
 	client.connections.dispatcher = undefined;
 	if (!dispatcher) return;

@@ -1,0 +1,480 @@
+// Cluster actions against the project's local API server, through the real @kubernetes/client-node: each action's
+// effect on the server's object, the field manager sent, 403/404/409 in plain words, a hanging request and a hanging
+// exec plugin bounded by their timeouts, Secrets refused.
+import assert from 'node:assert/strict';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { JsonObject } from '../../src/apiserver/patch.ts';
+import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
+import {
+	fleetForceUpdate,
+	fluxFieldManager,
+	fluxReconcileAnnotation,
+	fluxReconcileHandled,
+	getObject,
+	listEvents,
+	managedFromGit,
+	requestFluxReconcile,
+	setFleetPaused,
+	setFluxSuspended,
+	type ActionOptions,
+	type ObjectRef,
+} from '../../src/k8s/actions.ts';
+import { loadKubeconfig, type MergedKubeconfig } from '../../src/k8s/kubeconfig.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fixtures
+
+function gitRepo(name: string, spec: JsonObject = {}): JsonObject {
+	return {
+		apiVersion: 'fleet.cattle.io/v1alpha1',
+		kind: 'GitRepo',
+		metadata: {
+			namespace: 'fleet-default',
+			name,
+			managedFields: [{ manager: 'kubectl', operation: 'Apply' }],
+		},
+		spec: { repo: 'https://github.com/example/repo', ...spec },
+	};
+}
+
+function event(name: string, involved: JsonObject, times: JsonObject, reason: string): JsonObject {
+	return {
+		apiVersion: 'v1',
+		kind: 'Event',
+		metadata: { namespace: 'fleet-default', name },
+		involvedObject: involved,
+		reason,
+		message: reason,
+		type: 'Normal',
+		...times,
+	};
+}
+
+const appInvolved = {
+	apiVersion: 'fleet.cattle.io/v1alpha1',
+	kind: 'GitRepo',
+	namespace: 'fleet-default',
+	name: 'app',
+	uid: 'uid-app',
+};
+
+const seedObjects: JsonObject[] = [
+	gitRepo('app'),
+	gitRepo('web', { forceSyncGeneration: 3, paused: false }),
+	{
+		apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+		kind: 'Kustomization',
+		metadata: { namespace: 'flux-system', name: 'apps' },
+		spec: { interval: '5m', path: './apps', prune: true },
+	},
+	{
+		apiVersion: 'v1',
+		kind: 'Secret',
+		metadata: { namespace: 'default', name: 'token' },
+		data: { password: 'c2VjcmV0' },
+	},
+	event('app.3', appInvolved, { lastTimestamp: '2025-01-01T00:03:00Z' }, 'Third'),
+	event('app.1', appInvolved, { lastTimestamp: '2025-01-01T00:01:00Z' }, 'First'),
+	event('app.2', appInvolved, { eventTime: '2025-01-01T00:02:00.000000Z' }, 'Second'),
+	event(
+		'web.1',
+		{ ...appInvolved, name: 'web', uid: 'uid-web' },
+		{ lastTimestamp: '2025-01-01T00:00:00Z' },
+		'Other',
+	),
+];
+
+const fast: ActionOptions = { requestTimeoutMs: 600, execTimeoutMs: 600 };
+
+const appRef: ObjectRef = {
+	apiVersion: 'fleet.cattle.io/v1alpha1',
+	kind: 'GitRepo',
+	namespace: 'fleet-default',
+	name: 'app',
+	plural: 'gitrepos',
+};
+const webRef: ObjectRef = { ...appRef, name: 'web' };
+const kustomizationRef: ObjectRef = {
+	apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+	kind: 'Kustomization',
+	namespace: 'flux-system',
+	name: 'apps',
+	plural: 'kustomizations',
+};
+
+interface Harness {
+	readonly server: ApiServer;
+	readonly dir: string;
+	readonly kubeconfig: MergedKubeconfig;
+	readonly log: string[];
+}
+
+async function startHarness(): Promise<Harness> {
+	const log: string[] = [];
+	const server = await startApiServer({
+		objects: seedObjects,
+		bookmarkIntervalMs: 0,
+		log: (line) => log.push(line),
+		users: [
+			{
+				name: 'limited',
+				token: 'limited-token',
+				forbidden: [
+					{ verbs: ['patch'], group: 'fleet.cattle.io', resource: 'gitrepos' },
+					{ verbs: ['get'], group: 'kustomize.toolkit.fluxcd.io', resource: 'kustomizations' },
+					{ verbs: ['list'], group: '', resource: 'events', namespace: 'fleet-default' },
+				],
+			},
+		],
+	});
+	const dir = await mkdtemp(path.join(tmpdir(), 'ksl-actions-'));
+	await writeFile(path.join(dir, 'ca.pem'), server.caPem);
+	// A credential plugin that never answers, as one waiting for a browser login does.
+	await writeFile(path.join(dir, 'hang.sh'), '#!/bin/sh\nexec sleep 600\n');
+	await chmod(path.join(dir, 'hang.sh'), 0o755);
+	await writeFile(
+		path.join(dir, 'config'),
+		`apiVersion: v1
+kind: Config
+current-context: admin
+clusters:
+- name: local
+  cluster: { server: ${server.url}, certificate-authority: ca.pem }
+users:
+- name: admin
+  user: { token: ${server.token} }
+- name: limited
+  user: { token: limited-token }
+- name: hanging
+  user:
+    exec: { apiVersion: client.authentication.k8s.io/v1, command: ./hang.sh, interactiveMode: Never }
+contexts:
+- name: admin
+  context: { cluster: local, user: admin }
+- name: limited
+  context: { cluster: local, user: limited }
+- name: hanging
+  context: { cluster: local, user: hanging }
+`,
+	);
+	const kubeconfig = await loadKubeconfig({
+		env: { KUBECONFIG: path.join(dir, 'config') },
+		cwd: dir,
+		home: dir,
+	});
+	return { server, dir, kubeconfig, log };
+}
+
+function serverObject(server: ApiServer, ref: ObjectRef): Record<string, unknown> {
+	const type = server.store.typeOf(ref.apiVersion, ref.kind);
+	assert.ok(type, `the server serves ${ref.kind}`);
+	const object = server.store.get(type, ref.namespace, ref.name);
+	assert.ok(object, `the server holds ${ref.kind} ${ref.name}`);
+	return object;
+}
+
+function specOf(object: Record<string, unknown>): Record<string, unknown> {
+	return object.spec as Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('cluster actions against the local API server', () => {
+	let harness: Harness;
+
+	before(async () => {
+		harness = await startHarness();
+	});
+	after(async () => {
+		await harness.server.close();
+		await rm(harness.dir, { recursive: true, force: true });
+	});
+
+	it('gets the live object without managedFields, finding its plural through discovery', async () => {
+		const { plural: _plural, ...withoutPlural } = appRef;
+		for (const ref of [appRef, withoutPlural]) {
+			const result = await getObject(harness.kubeconfig, 'admin', ref, fast);
+			assert.ok(result.ok, JSON.stringify(result));
+			const metadata = result.object.metadata as Record<string, unknown>;
+			assert.equal(metadata.name, 'app');
+			assert.equal(metadata.managedFields, undefined);
+			assert.equal(specOf(result.object).repo, 'https://github.com/example/repo');
+		}
+	});
+
+	it('refuses to read a Secret, without asking the server', async () => {
+		const before = harness.log.length;
+		const result = await getObject(
+			harness.kubeconfig,
+			'admin',
+			{ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'token' },
+			fast,
+		);
+		assert.equal(result.ok, false);
+		assert.ok(!result.ok && result.kind === 'error');
+		assert.match(result.message, /never reads the data of Secrets/);
+		assert.doesNotMatch(JSON.stringify(result), /c2VjcmV0/);
+		assert.equal(harness.log.length, before, 'no request was made');
+	});
+
+	it('answers not-found for a missing object and for a resource the cluster does not serve', async () => {
+		const missing = await getObject(harness.kubeconfig, 'admin', { ...appRef, name: 'gone' }, fast);
+		assert.deepEqual(missing, {
+			ok: false,
+			kind: 'not-found',
+			message: 'GitRepo gone was not found in fleet-default (404 Not Found)',
+		});
+		const unserved = await getObject(
+			harness.kubeconfig,
+			'admin',
+			{ apiVersion: 'example.com/v1', kind: 'Thing', name: 'x', namespace: 'default' },
+			fast,
+		);
+		assert.ok(!unserved.ok);
+		assert.equal(unserved.kind, 'not-found');
+		const patched = await setFleetPaused(
+			harness.kubeconfig,
+			'admin',
+			{ ...appRef, name: 'gone' },
+			true,
+			fast,
+		);
+		assert.ok(!patched.ok);
+		assert.equal(patched.kind, 'not-found');
+	});
+
+	it('lists the events of an object by uid, else by kind, name and namespace, oldest first', async () => {
+		const byUid = await listEvents(
+			harness.kubeconfig,
+			'admin',
+			{ ...appRef, uid: 'uid-app' },
+			fast,
+		);
+		assert.ok(byUid.ok, JSON.stringify(byUid));
+		assert.deepEqual(
+			byUid.events.map((entry) => entry.reason),
+			['First', 'Second', 'Third'],
+		);
+		const byName = await listEvents(harness.kubeconfig, 'admin', webRef, fast);
+		assert.ok(byName.ok, JSON.stringify(byName));
+		assert.deepEqual(
+			byName.events.map((entry) => entry.reason),
+			['Other'],
+		);
+		const none = await listEvents(harness.kubeconfig, 'admin', { ...appRef, uid: 'other' }, fast);
+		assert.ok(none.ok);
+		assert.deepEqual(none.events, []);
+	});
+
+	it('requests a Flux reconcile with the annotation and Flux field manager', async () => {
+		const now = new Date('2025-06-01T12:00:00.000Z');
+		const result = await requestFluxReconcile(
+			harness.kubeconfig,
+			'admin',
+			kustomizationRef,
+			now,
+			fast,
+		);
+		assert.ok(result.ok, JSON.stringify(result));
+		assert.equal(result.requestedAt, '2025-06-01T12:00:00.000Z');
+		const live = serverObject(harness.server, kustomizationRef);
+		const annotations = (live.metadata as Record<string, unknown>).annotations as Record<
+			string,
+			unknown
+		>;
+		assert.equal(annotations[fluxReconcileAnnotation], '2025-06-01T12:00:00.000Z');
+		// The local server does not record managedFields for merge patches: the request's query shows the manager.
+		assert.ok(
+			harness.log.some(
+				(line) =>
+					line.startsWith('PATCH /apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/') &&
+					line.includes(`fieldManager=${fluxFieldManager}`),
+			),
+			harness.log.join('\n'),
+		);
+		assert.equal(fluxReconcileHandled(live, result.requestedAt), false);
+		assert.equal(
+			fluxReconcileHandled(
+				{ status: { lastHandledReconcileAt: result.requestedAt } },
+				result.requestedAt,
+			),
+			true,
+		);
+	});
+
+	it('suspends and resumes a Flux object with the Flux field manager', async () => {
+		harness.log.length = 0;
+		const suspended = await setFluxSuspended(
+			harness.kubeconfig,
+			'admin',
+			kustomizationRef,
+			true,
+			fast,
+		);
+		assert.ok(suspended.ok, JSON.stringify(suspended));
+		assert.equal(specOf(serverObject(harness.server, kustomizationRef)).suspend, true);
+		assert.equal(specOf(suspended.object).suspend, true);
+		const resumed = await setFluxSuspended(
+			harness.kubeconfig,
+			'admin',
+			kustomizationRef,
+			false,
+			fast,
+		);
+		assert.ok(resumed.ok, JSON.stringify(resumed));
+		assert.equal(specOf(serverObject(harness.server, kustomizationRef)).suspend, false);
+		const patches = harness.log.filter((line) => line.startsWith('PATCH '));
+		assert.equal(patches.length, 2);
+		for (const line of patches) assert.ok(line.includes(`fieldManager=${fluxFieldManager}`), line);
+		const notFlux = await setFluxSuspended(harness.kubeconfig, 'admin', appRef, true, fast);
+		assert.ok(!notFlux.ok);
+		assert.equal(notFlux.kind, 'error');
+	});
+
+	it('forces a Fleet update: forceSyncGeneration + 1, or 1 when absent', async () => {
+		const first = await fleetForceUpdate(harness.kubeconfig, 'admin', appRef, fast);
+		assert.ok(first.ok, JSON.stringify(first));
+		assert.equal(first.forceSyncGeneration, 1);
+		assert.equal(specOf(serverObject(harness.server, appRef)).forceSyncGeneration, 1);
+		const second = await fleetForceUpdate(harness.kubeconfig, 'admin', appRef, fast);
+		assert.ok(second.ok);
+		assert.equal(specOf(serverObject(harness.server, appRef)).forceSyncGeneration, 2);
+		const web = await fleetForceUpdate(harness.kubeconfig, 'admin', webRef, fast);
+		assert.ok(web.ok);
+		assert.equal(specOf(serverObject(harness.server, webRef)).forceSyncGeneration, 4);
+	});
+
+	it('reports a conflict when the object changed between the read and the patch', async () => {
+		const fault = harness.server.faults.respond(409, { method: 'PATCH', count: 1 });
+		try {
+			const result = await fleetForceUpdate(harness.kubeconfig, 'admin', webRef, fast);
+			assert.ok(!result.ok);
+			assert.equal(result.kind, 'conflict');
+			assert.match(result.message, /GitRepo web changed on the cluster meanwhile; try again/);
+		} finally {
+			fault.remove();
+		}
+	});
+
+	it('pauses and unpauses a Fleet object', async () => {
+		const paused = await setFleetPaused(harness.kubeconfig, 'admin', appRef, true, fast);
+		assert.ok(paused.ok, JSON.stringify(paused));
+		assert.equal(specOf(serverObject(harness.server, appRef)).paused, true);
+		const unpaused = await setFleetPaused(harness.kubeconfig, 'admin', appRef, false, fast);
+		assert.ok(unpaused.ok);
+		assert.equal(specOf(serverObject(harness.server, appRef)).paused, false);
+	});
+
+	it('reports 403 in plain words, and changes nothing', async () => {
+		const before = specOf(serverObject(harness.server, appRef)).paused;
+		const paused = await setFleetPaused(harness.kubeconfig, 'limited', appRef, true, fast);
+		assert.deepEqual(paused, {
+			ok: false,
+			kind: 'forbidden',
+			message: 'You may not patch gitrepos.fleet.cattle.io in fleet-default (403 Forbidden)',
+		});
+		assert.equal(specOf(serverObject(harness.server, appRef)).paused, before);
+		const forced = await fleetForceUpdate(harness.kubeconfig, 'limited', appRef, fast);
+		assert.ok(!forced.ok);
+		assert.equal(forced.kind, 'forbidden');
+		const read = await getObject(harness.kubeconfig, 'limited', kustomizationRef, fast);
+		assert.deepEqual(read, {
+			ok: false,
+			kind: 'forbidden',
+			message:
+				'You may not get kustomizations.kustomize.toolkit.fluxcd.io in flux-system (403 Forbidden)',
+		});
+		const events = await listEvents(harness.kubeconfig, 'limited', appRef, fast);
+		assert.deepEqual(events, {
+			ok: false,
+			kind: 'forbidden',
+			message: 'You may not list events in fleet-default (403 Forbidden)',
+		});
+	});
+
+	it('answers cannot-reach within the timeout when the server hangs', async () => {
+		const hang = harness.server.faults.hang({ method: 'PATCH' });
+		try {
+			const started = Date.now();
+			const result = await setFluxSuspended(
+				harness.kubeconfig,
+				'admin',
+				kustomizationRef,
+				true,
+				fast,
+			);
+			const elapsed = Date.now() - started;
+			assert.ok(!result.ok);
+			assert.equal(result.kind, 'cannot-reach');
+			assert.match(result.message, /^Cannot reach https:\/\/127\.0\.0\.1:\d+: no answer within/);
+			assert.ok(elapsed < 3000, `answered after ${elapsed} ms`);
+		} finally {
+			hang.remove();
+		}
+	});
+
+	it('answers login-required within the timeout when the exec plugin hangs', async () => {
+		const started = Date.now();
+		const result = await getObject(harness.kubeconfig, 'hanging', appRef, fast);
+		const elapsed = Date.now() - started;
+		assert.ok(!result.ok);
+		assert.equal(result.kind, 'login-required');
+		assert.ok(elapsed < 4000, `answered after ${elapsed} ms`);
+	});
+
+	it('answers an error for a context the kubeconfig does not have', async () => {
+		const result = await getObject(harness.kubeconfig, 'nowhere', appRef, fast);
+		assert.ok(!result.ok);
+		assert.equal(result.kind, 'error');
+		assert.match(result.message, /context "nowhere" is not in the kubeconfig/);
+	});
+});
+
+describe('managedFromGit', () => {
+	it('recognizes Flux, Fleet and Argo CD, and says which tool would undo a change', () => {
+		const flux = managedFromGit({
+			metadata: {
+				labels: {
+					'kustomize.toolkit.fluxcd.io/name': 'apps',
+					'kustomize.toolkit.fluxcd.io/namespace': 'flux-system',
+				},
+			},
+		});
+		assert.ok(flux.managed);
+		assert.equal(flux.tool, 'Flux');
+		assert.match(flux.message, /Kustomization flux-system\/apps/);
+		const fleet = managedFromGit({
+			metadata: { labels: { 'objectset.rio.cattle.io/hash': 'abc' } },
+		});
+		assert.ok(fleet.managed);
+		assert.equal(fleet.tool, 'Fleet');
+		const argoLabel = managedFromGit({
+			metadata: { labels: { 'argocd.argoproj.io/instance': 'guestbook' } },
+		});
+		assert.ok(argoLabel.managed);
+		assert.equal(argoLabel.tool, 'Argo CD');
+		assert.match(argoLabel.message, /Application guestbook/);
+		const argoAnnotation = managedFromGit({
+			metadata: {
+				labels: { 'app.kubernetes.io/instance': 'guestbook' },
+				annotations: {
+					'argocd.argoproj.io/tracking-id': 'guestbook:apps/Deployment:default/guestbook',
+				},
+			},
+		});
+		assert.ok(argoAnnotation.managed);
+		assert.equal(argoAnnotation.tool, 'Argo CD');
+	});
+
+	it('is false for objects without those marks, including a bare Helm instance label', () => {
+		assert.deepEqual(managedFromGit({ metadata: { name: 'x' } }), { managed: false });
+		assert.deepEqual(
+			managedFromGit({ metadata: { labels: { 'app.kubernetes.io/instance': 'release' } } }),
+			{ managed: false },
+		);
+		assert.deepEqual(managedFromGit(undefined), { managed: false });
+	});
+});
