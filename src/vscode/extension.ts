@@ -4,6 +4,7 @@ import { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
 import { QuickFixProvider } from './diagnostics/quickFixProvider.ts';
 import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
 import { ManifestHoverProvider } from './hovers/manifestHoverProvider.ts';
+import { registerLiveCommands } from './live/liveCommands.ts';
 import { LiveClusters } from './live/liveClusters.ts';
 import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
 import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
@@ -151,6 +152,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		}),
 	);
 	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
+	registerLiveCommands(context, { graph, live, log });
 	context.subscriptions.push(mergeProvider);
 	// Editor features work on open YAML documents alone: no cluster, no workspace scan needed (untrusted too).
 	const diagnostics = new ManifestDiagnostics(graph);

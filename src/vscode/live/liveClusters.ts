@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { objectKeyOf, type ChangedNodes, type ResourceGraph } from '../../core/tree/model.ts';
+import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Session } from '../../k8s/session.ts';
 import type { Log } from '../log.ts';
 import { readClusterSettings } from '../settings.ts';
@@ -23,11 +24,17 @@ export class LiveClusters implements vscode.Disposable {
 	>();
 	private started: Promise<void> | undefined;
 	private paused = false;
+	private merged: MergedKubeconfig | undefined;
 
 	constructor(graph: ResourceGraph, log: Log, onChanged: (changes: ChangedNodes) => void) {
 		this.graph = graph;
 		this.log = log;
 		this.onChanged = onChanged;
+	}
+
+	/** The kubeconfig the sessions were opened with, for actions on live objects. */
+	get kubeconfig(): MergedKubeconfig | undefined {
+		return this.merged;
 	}
 
 	/** The contexts with a root now. */
@@ -84,6 +91,7 @@ export class LiveClusters implements vscode.Disposable {
 		const merged = await loadKubeconfig(
 			settings.kubeconfig ? { explicitPath: settings.kubeconfig } : {},
 		);
+		this.merged = merged;
 		for (const problem of merged.problems) this.log.warn(`kubeconfig: ${problem.message}`);
 		const chosen =
 			settings.contexts.length > 0

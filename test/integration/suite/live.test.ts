@@ -127,3 +127,60 @@ describe('live clusters (the demo cluster)', () => {
 		);
 	});
 });
+
+describe('actions on live objects', () => {
+	const podinfo = (api: Awaited<ReturnType<typeof extensionApi>>) =>
+		walk(api).find(
+			(node) =>
+				node.rootId === 'live:platform' &&
+				node.ref?.kind === 'HelmRepository' &&
+				node.ref.name === 'podinfo' &&
+				node.ref.namespace === 'flux-system',
+		);
+
+	it('opens the live object as read-only YAML', async () => {
+		const api = await extensionApi();
+		const node = await eventually('podinfo in the platform context', () => podinfo(api));
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.live.openYaml',
+			node.id,
+		);
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		assert.match(document.getText(), /kind: HelmRepository/);
+		assert.ok(!/managedFields/.test(document.getText()));
+	});
+
+	it('suspends and resumes a Flux object, and the tree follows the cluster', async () => {
+		const api = await extensionApi();
+		const node = await eventually('podinfo in the platform context', () => podinfo(api));
+		assert.equal(
+			await vscode.commands.executeCommand('kubeStatusLens.flux.suspend', node.id, {
+				confirmed: true,
+			}),
+			true,
+		);
+		await eventually(
+			'podinfo to show Suspended',
+			() => podinfo(api)?.result?.state === 'Suspended',
+		);
+		assert.match(podinfo(api)?.contextFlags.suspended ? 'suspended' : '', /suspended/);
+		assert.equal(
+			await vscode.commands.executeCommand('kubeStatusLens.flux.resume', podinfo(api)?.id, {
+				confirmed: true,
+			}),
+			true,
+		);
+		await eventually('podinfo to resume', () => podinfo(api)?.result?.state !== 'Suspended');
+	});
+
+	it('shows the events of a live object', async () => {
+		const api = await extensionApi();
+		const node = await eventually('podinfo in the platform context', () => podinfo(api));
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.live.showEvents',
+			node.id,
+		);
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		assert.match(document.getText(), /^Events of HelmRepository flux-system\/podinfo in platform/);
+	});
+});

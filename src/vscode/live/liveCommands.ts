@@ -1,0 +1,270 @@
+import * as vscode from 'vscode';
+import { stringify } from 'yaml';
+import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
+import type * as actionsModule from '../../k8s/actions.ts';
+import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
+import type { Log } from '../log.ts';
+import type { LiveClusters } from './liveClusters.ts';
+
+/** The URI scheme of read-only live objects and their events. */
+export const liveScheme = 'kube-status-lens-live';
+
+/** A mutation asked for programmatically (tests, other commands) can say it is already confirmed. */
+interface Confirmation {
+	readonly confirmed?: boolean;
+}
+
+interface LiveTarget {
+	readonly node: TreeNode;
+	readonly context: string;
+	readonly ref: { apiVersion: string; kind: string; name: string; namespace?: string };
+	readonly kubeconfig: MergedKubeconfig;
+}
+
+type Actions = typeof actionsModule;
+
+/** Registers the live-object commands: open as YAML, diff with the manifest, events, Flux and Fleet actions. */
+export function registerLiveCommands(
+	context: vscode.ExtensionContext,
+	deps: { readonly graph: ResourceGraph; readonly live: LiveClusters; readonly log: Log },
+): void {
+	const { graph, live, log } = deps;
+	const documents = new Map<string, string>();
+	const emitter = new vscode.EventEmitter<vscode.Uri>();
+	const provider: vscode.TextDocumentContentProvider = {
+		onDidChange: emitter.event,
+		provideTextDocumentContent: (uri) => documents.get(uri.toString()) ?? '# Not loaded.\n',
+	};
+	let actions: Promise<Actions> | undefined;
+	const loadActions = (): Promise<Actions> => (actions ??= import('../../k8s/actions.ts'));
+
+	const targetOf = (id: unknown): LiveTarget | undefined => {
+		const node = typeof id === 'string' ? graph.node(id) : undefined;
+		const kubeconfig = live.kubeconfig;
+		if (!node?.ref || !node.rootId.startsWith('live:') || !kubeconfig) {
+			void vscode.window.showInformationMessage(
+				'Choose a live object in the Kube Status Lens tree.',
+			);
+			return undefined;
+		}
+		const { apiVersion, kind, name, namespace } = node.ref;
+		return {
+			node,
+			context: node.rootId.slice('live:'.length),
+			ref: { apiVersion, kind, name, ...(namespace ? { namespace } : {}) },
+			kubeconfig,
+		};
+	};
+	const describe = (target: LiveTarget): string =>
+		`${target.ref.kind} ${target.ref.namespace ? `${target.ref.namespace}/` : ''}${target.ref.name} in ${target.context}`;
+	const failed = (what: string, result: { kind: string; message: string }): undefined => {
+		log.warn(`${what}: ${result.message}`);
+		void vscode.window.showErrorMessage(`${what} failed: ${result.message}`);
+		return undefined;
+	};
+	const openReadOnly = async (
+		name: string,
+		text: string,
+		language: string,
+	): Promise<vscode.Uri> => {
+		const uri = vscode.Uri.from({
+			scheme: liveScheme,
+			path: `/${name.replace(/[^A-Za-z0-9._ -]+/g, '-')}`,
+		});
+		documents.set(uri.toString(), text);
+		emitter.fire(uri);
+		const document = await vscode.workspace.openTextDocument(uri);
+		await vscode.languages.setTextDocumentLanguage(document, language);
+		await vscode.window.showTextDocument(document, { preview: true });
+		return uri;
+	};
+	const confirm = async (
+		target: LiveTarget,
+		change: string,
+		confirmation?: Confirmation,
+	): Promise<boolean> => {
+		if (confirmation?.confirmed) return true;
+		const { managedFromGit } = await loadActions();
+		const object = graph.objectOf(target.node.rootId, target.node.objectKey ?? '');
+		const git = managedFromGit(object);
+		const warning = git.managed ? ` ${git.message}` : '';
+		const answer = await vscode.window.showWarningMessage(
+			`${change} on ${describe(target)}?${warning}`,
+			{ modal: true },
+			'Yes',
+		);
+		return answer === 'Yes';
+	};
+
+	const mutation = (
+		command: string,
+		change: (target: LiveTarget) => string,
+		run: (
+			actions: Actions,
+			target: LiveTarget,
+		) => Promise<{ ok: true } | { ok: false; kind: string; message: string }>,
+		done: (target: LiveTarget) => string,
+	): vscode.Disposable =>
+		vscode.commands.registerCommand(command, async (id?: string, confirmation?: Confirmation) => {
+			const target = targetOf(id);
+			if (!target || !(await confirm(target, change(target), confirmation))) return false;
+			const result = await run(await loadActions(), target);
+			if (!result.ok) return failed(change(target), result) ?? false;
+			void vscode.window.setStatusBarMessage(done(target), 5000);
+			return true;
+		});
+
+	context.subscriptions.push(
+		emitter,
+		vscode.workspace.registerTextDocumentContentProvider(liveScheme, provider),
+		vscode.commands.registerCommand('kubeStatusLens.live.openYaml', async (id?: string) => {
+			const target = targetOf(id);
+			if (!target) return undefined;
+			const result = await (
+				await loadActions()
+			).getObject(target.kubeconfig, target.context, target.ref);
+			if (!result.ok) return failed(`Reading ${describe(target)}`, result);
+			return (
+				await openReadOnly(
+					`${target.context} ${target.ref.kind} ${target.ref.name}.yaml`,
+					stringify(result.object),
+					'yaml',
+				)
+			).toString();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.live.diffWithManifest', async (id?: string) => {
+			const target = targetOf(id);
+			if (!target) return undefined;
+			const manifests = graph.findNodesForObject('workspace', target.node.objectKey ?? '');
+			const source = manifests
+				.map((nodeId) => graph.node(nodeId)?.sources?.[0])
+				.find((entry) => entry?.line !== undefined);
+			if (!source) {
+				void vscode.window.showInformationMessage(
+					`No workspace file declares ${describe(target)}.`,
+				);
+				return undefined;
+			}
+			const result = await (
+				await loadActions()
+			).getObject(target.kubeconfig, target.context, target.ref);
+			if (!result.ok) return failed(`Reading ${describe(target)}`, result);
+			const live = await openReadOnly(
+				`${target.context} ${target.ref.kind} ${target.ref.name} (live).yaml`,
+				stringify(result.object),
+				'yaml',
+			);
+			await vscode.commands.executeCommand(
+				'vscode.diff',
+				live,
+				vscode.Uri.parse(source.sourceId),
+				`${target.ref.name}: live ↔ ${source.label ?? 'manifest'}`,
+			);
+			return live.toString();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.live.showEvents', async (id?: string) => {
+			const target = targetOf(id);
+			if (!target) return undefined;
+			const result = await (
+				await loadActions()
+			).listEvents(target.kubeconfig, target.context, target.ref);
+			if (!result.ok) return failed(`Listing the events of ${describe(target)}`, result);
+			const field = (value: unknown): string => (typeof value === 'string' ? value : '');
+			const lines = result.events.map((event) => {
+				const time =
+					field(event.lastTimestamp) || field(event.eventTime) || field(event.firstTimestamp);
+				return `${time}  ${field(event.type)}  ${field(event.reason)}: ${field(event.message).replace(/\s+/g, ' ')}`;
+			});
+			const text = [
+				`Events of ${describe(target)}`,
+				'',
+				...(lines.length ? lines : ['(no events)']),
+			].join('\n');
+			return (
+				await openReadOnly(
+					`${target.context} ${target.ref.kind} ${target.ref.name} events.log`,
+					text,
+					'log',
+				)
+			).toString();
+		}),
+		vscode.commands.registerCommand(
+			'kubeStatusLens.flux.reconcile',
+			async (id?: string, confirmation?: Confirmation) => {
+				const target = targetOf(id);
+				if (
+					!target ||
+					!(await confirm(
+						target,
+						'Request a reconcile (annotate reconcile.fluxcd.io/requestedAt)',
+						confirmation,
+					))
+				) {
+					return false;
+				}
+				const api = await loadActions();
+				const result = await api.requestFluxReconcile(
+					target.kubeconfig,
+					target.context,
+					target.ref,
+					new Date(),
+				);
+				if (!result.ok) return failed(`Reconciling ${describe(target)}`, result) ?? false;
+				return vscode.window.withProgress(
+					{
+						location: vscode.ProgressLocation.Notification,
+						title: `Reconciling ${describe(target)}`,
+						cancellable: true,
+					},
+					async (_progress, token) => {
+						const until = Date.now() + 60_000;
+						while (!token.isCancellationRequested && Date.now() < until) {
+							const object = graph.objectOf(target.node.rootId, target.node.objectKey ?? '');
+							if (api.fluxReconcileHandled(object, result.requestedAt)) {
+								void vscode.window.setStatusBarMessage(`Reconciled ${describe(target)}`, 5000);
+								return true;
+							}
+							await new Promise((resolve) => setTimeout(resolve, 500));
+						}
+						if (!token.isCancellationRequested) {
+							void vscode.window.showWarningMessage(
+								`${describe(target)}: the controller has not handled the reconcile request within 60 s. Is Flux running?`,
+							);
+						}
+						return false;
+					},
+				);
+			},
+		),
+		mutation(
+			'kubeStatusLens.flux.suspend',
+			() => 'Suspend reconciliation (spec.suspend: true)',
+			(api, t) => api.setFluxSuspended(t.kubeconfig, t.context, t.ref, true),
+			(t) => `Suspended ${describe(t)}`,
+		),
+		mutation(
+			'kubeStatusLens.flux.resume',
+			() => 'Resume reconciliation (spec.suspend: false)',
+			(api, t) => api.setFluxSuspended(t.kubeconfig, t.context, t.ref, false),
+			(t) => `Resumed ${describe(t)}`,
+		),
+		mutation(
+			'kubeStatusLens.fleet.forceUpdate',
+			() => 'Force an update (increment spec.forceSyncGeneration)',
+			(api, t) => api.fleetForceUpdate(t.kubeconfig, t.context, t.ref),
+			(t) => `Forced an update of ${describe(t)}`,
+		),
+		mutation(
+			'kubeStatusLens.fleet.pause',
+			() => 'Pause the rollout (spec.paused: true)',
+			(api, t) => api.setFleetPaused(t.kubeconfig, t.context, t.ref, true),
+			(t) => `Paused ${describe(t)}`,
+		),
+		mutation(
+			'kubeStatusLens.fleet.unpause',
+			() => 'Unpause the rollout (spec.paused: false)',
+			(api, t) => api.setFleetPaused(t.kubeconfig, t.context, t.ref, false),
+			(t) => `Unpaused ${describe(t)}`,
+		),
+	);
+}
