@@ -1,5 +1,5 @@
-// The extension manifest and the code agree: every contributed command is registered, every registered command is
-// contributed, and the settings the code reads are exactly the ones package.json declares.
+// The extension manifest and the code agree: every contributed command is registered (by registerCommand, or the
+// live commands' `mutation` helper), every registered command is contributed, and the settings the code reads are exactly the ones package.json declares.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ const vscodeSources = sources(join(repoRoot, 'src/vscode')).map((path) =>
 );
 const registered = new Set(
 	vscodeSources.flatMap((text) =>
-		[...text.matchAll(/registerCommand\(\s*'([^']+)'/g)].map((match) => match[1] ?? ''),
+		[...text.matchAll(/(?:registerCommand|mutation)\(\s*'([^']+)'/g)].map((match) => match[1] ?? ''),
 	),
 );
 
