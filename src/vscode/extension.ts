@@ -6,6 +6,7 @@ import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
 import { ManifestHoverProvider } from './hovers/manifestHoverProvider.ts';
 import { registerLiveCommands } from './live/liveCommands.ts';
 import { LiveClusters } from './live/liveClusters.ts';
+import { LiveStatusCodeLensProvider, liveStatusLookup } from './live/liveCodeLens.ts';
 import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
 import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
 import { createLog } from './log.ts';
@@ -156,20 +157,30 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	context.subscriptions.push(mergeProvider);
 	// Editor features work on open YAML documents alone: no cluster, no workspace scan needed (untrusted too).
 	const diagnostics = new ManifestDiagnostics(graph);
+	const liveLenses = new LiveStatusCodeLensProvider(graph, live);
 	context.subscriptions.push(
 		diagnostics,
-		vscode.languages.registerHoverProvider({ language: 'yaml' }, new ManifestHoverProvider()),
+		vscode.languages.registerHoverProvider(
+			{ language: 'yaml' },
+			new ManifestHoverProvider(liveStatusLookup(graph, live)),
+		),
+		liveLenses,
+		vscode.languages.registerCodeLensProvider({ language: 'yaml' }, liveLenses),
 		vscode.languages.registerCodeActionsProvider(
 			{ language: 'yaml' },
 			new QuickFixProvider(diagnostics),
 			QuickFixProvider.metadata,
 		),
 	);
-	mergeChanged = registerMergePreview(context, {
+	const mergePreview = registerMergePreview(context, {
 		graph,
 		provider: mergeProvider,
 		ensureStarted,
-	}).graphChanged;
+	});
+	mergeChanged = () => {
+		mergePreview.graphChanged();
+		liveLenses.graphChanged();
+	};
 	if (view.visible) void ensureStarted();
 	log.info(`Activated in ${Date.now() - activatedAt} ms.`);
 	return { graph, ready: ensureStarted, view, provider, manifests, live };

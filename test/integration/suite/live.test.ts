@@ -184,3 +184,28 @@ describe('actions on live objects', () => {
 		assert.match(document.getText(), /^Events of HelmRepository flux-system\/podinfo in platform/);
 	});
 });
+
+describe('live status in manifests', () => {
+	it('puts the live state above a workspace manifest that exists in a connected cluster', async () => {
+		const api = await extensionApi();
+		await eventually('podinfo in the platform context', () =>
+			walk(api).some((node) => node.rootId === 'live:platform' && node.ref?.name === 'podinfo'),
+		);
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder);
+		const uri = vscode.Uri.joinPath(folder.uri, 'helmrepositories.yaml');
+		await vscode.workspace.openTextDocument(uri);
+		const lenses = await eventually('a live CodeLens', async () => {
+			const found =
+				(await vscode.commands.executeCommand<vscode.CodeLens[] | undefined>(
+					'vscode.executeCodeLensProvider',
+					uri,
+				)) ?? [];
+			return found.some((lens) => lens.command?.title.startsWith('Live (platform)'))
+				? found
+				: undefined;
+		});
+		const lens = lenses.find((entry) => entry.command?.title.startsWith('Live (platform)'));
+		assert.equal(lens?.command?.command, 'kubeStatusLens.resource.explain');
+	});
+});

@@ -33,7 +33,9 @@ const vscodeSources = sources(join(repoRoot, 'src/vscode')).map((path) =>
 );
 const registered = new Set(
 	vscodeSources.flatMap((text) =>
-		[...text.matchAll(/(?:registerCommand|mutation)\(\s*'([^']+)'/g)].map((match) => match[1] ?? ''),
+		[...text.matchAll(/(?:registerCommand|mutation)\(\s*'([^']+)'/g)].map(
+			(match) => match[1] ?? '',
+		),
 	),
 );
 
