@@ -96,6 +96,51 @@ export async function runStories(page, { out }) {
 		},
 	);
 
+	await story('a user hovers a condition in a dump and reads what it means', async () => {
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+P');
+		await page.locator('.quick-input-widget input').fill('flux/dump.yaml');
+		await page
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'dump.yaml' })
+			.first()
+			.waitFor({ timeout: 15_000 });
+		await page.keyboard.press('Enter');
+		await page.waitForTimeout(1000);
+		const word = page
+			.locator('.monaco-editor .view-line span', { hasText: /^FetchFailed$/ })
+			.first();
+		await page.keyboard.press('Control+F');
+		await page.keyboard.type('type: FetchFailed');
+		await page.keyboard.press('Escape');
+		await word.waitFor({ timeout: 15_000 });
+		for (let attempt = 0; attempt < 5; attempt++) {
+			await page.mouse.move(5, 5);
+			await word.hover();
+			try {
+				await page
+					.locator('.monaco-hover', { hasText: 'FetchFailed' })
+					.first()
+					.waitFor({ state: 'visible', timeout: 4_000 });
+				break;
+			} catch (error) {
+				if (attempt === 4) throw error;
+			}
+		}
+		await shot('hover.png');
+	});
+
+	await story('a user opens the Problems panel and sees what the manifests get wrong', async () => {
+		await page.mouse.move(5, 5);
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Control+Shift+M');
+		await page
+			.locator('.markers-panel .monaco-list-row', { hasText: 'Kube Status Lens' })
+			.first()
+			.waitFor({ timeout: 30_000 });
+		await shot('problems.png');
+		await page.keyboard.press('Control+J');
+	});
+
 	await story(
 		'a user opens a KubeStellar workload and previews how its WEC statuses merge',
 		async () => {
