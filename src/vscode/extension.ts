@@ -57,10 +57,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			return;
 		}
 		statusBar.text = problems > 0 ? `$(error) ${problems} in error` : '$(pass) all ready';
-		statusBar.tooltip =
+		const contexts = live.summary;
+		statusBar.tooltip = [
 			problems > 0
 				? `Kube Status Lens: ${problems} resource(s) in error of ${objects}`
-				: `Kube Status Lens: no resource in error (${objects} read)`;
+				: `Kube Status Lens: no resource in error (${objects} read)`,
+			...(contexts.length ? ['Contexts:', ...contexts.map((line) => `  ${line}`)] : []),
+		].join('\n');
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();
 	};

@@ -25,6 +25,7 @@ export class LiveClusters implements vscode.Disposable {
 	private started: Promise<void> | undefined;
 	private paused = false;
 	private merged: MergedKubeconfig | undefined;
+	private readonly states = new Map<string, string>();
 
 	constructor(graph: ResourceGraph, log: Log, onChanged: (changes: ChangedNodes) => void) {
 		this.graph = graph;
@@ -35,6 +36,13 @@ export class LiveClusters implements vscode.Disposable {
 	/** The kubeconfig the sessions were opened with, for actions on live objects. */
 	get kubeconfig(): MergedKubeconfig | undefined {
 		return this.merged;
+	}
+
+	/** Each context in use with its connection state in words, for the status bar. */
+	get summary(): string[] {
+		return this.contexts.map(
+			(context) => `${context}: ${this.states.get(context) ?? 'connecting…'}`,
+		);
 	}
 
 	/** The contexts with a root now. */
@@ -139,16 +147,22 @@ export class LiveClusters implements vscode.Disposable {
 				}),
 				session.onState((status) => {
 					const state = status.state;
-					const mode =
-						status.bundleDeployments.mode === 'roll-ups-only'
-							? ' · roll-ups only (many BundleDeployments)'
-							: '';
+					const rollupsOnly = status.bundleDeployments.mode === 'roll-ups-only';
+					const mode = rollupsOnly
+						? 'roll-ups only: more BundleDeployments than the threshold setting'
+						: '';
+					this.states.set(context, state.kind === 'ready' ? 'ready' : state.message);
 					this.onChanged(
 						this.graph.setRootState(
 							rootId,
 							state.kind === 'ready'
-								? undefined
-								: { tone: toneOfState(state), message: `${state.message}${mode}` },
+								? rollupsOnly
+									? { tone: 'ok', message: mode }
+									: undefined
+								: {
+										tone: toneOfState(state),
+										message: mode ? `${state.message} · ${mode}` : state.message,
+									},
 						),
 					);
 				}),
