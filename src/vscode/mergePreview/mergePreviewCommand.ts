@@ -145,6 +145,58 @@ export function registerMergePreview(
 			},
 		),
 	);
+	context.subscriptions.push(
+		vscode.commands.registerCommand(
+			'kubeStatusLens.merge.previewFromFiles',
+			async (uris?: vscode.Uri[] | string[], rules?: MergeRules) => {
+				const chosen =
+					uris?.map((uri) => (typeof uri === 'string' ? vscode.Uri.parse(uri) : uri)) ??
+					(await vscode.window.showOpenDialog({
+						canSelectMany: true,
+						openLabel: 'Merge',
+						title:
+							'Files holding the workload, its WorkStatus objects (or per-WEC copies) and BindingPolicies',
+						filters: { 'Kubernetes YAML or JSON': ['yaml', 'yml', 'json'] },
+					}));
+				if (!chosen?.length) return undefined;
+				const objects: Readonly<Record<string, unknown>>[] = [];
+				for (const uri of chosen) {
+					const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+					objects.push(
+						...parseManifests(text, { fileName: uri.path }).objects.map((entry) => entry.object),
+					);
+				}
+				const candidates = objects.filter((object) => mergeInputsFrom(object, objects).because);
+				let workload = candidates[0];
+				if (candidates.length > 1) {
+					const picked = await vscode.window.showQuickPick(
+						candidates.map((object, index) => ({ label: titleOf(object), index })),
+						{ placeHolder: 'Which workload?' },
+					);
+					if (!picked) return undefined;
+					workload = candidates[picked.index];
+				}
+				if (!workload) {
+					void vscode.window.showInformationMessage(
+						'The files hold no workload that a BindingPolicy selects or a WorkStatus refers to.',
+					);
+					return undefined;
+				}
+				const rootId = provider.addPickedObjects(objects);
+				const uri = mergeUriOf(
+					{ rootId, key: objectKeyOf(workload), rules: rules ?? readMergeRules(), side: 'merged' },
+					titleOf(workload),
+				);
+				const document = await vscode.workspace.openTextDocument(uri);
+				await vscode.languages.setTextDocumentLanguage(document, 'yaml');
+				await vscode.window.showTextDocument(document, {
+					viewColumn: vscode.ViewColumn.Beside,
+					preview: true,
+				});
+				return uri.toString();
+			},
+		),
+	);
 	return {
 		graphChanged: () => {
 			provider.graphChanged();

@@ -5,7 +5,7 @@ import {
 	mergePreviewYaml,
 } from '../../core/merge/mergePreview.ts';
 import type { MergeRules } from '../../core/merge/wecMerge.ts';
-import type { ResourceGraph } from '../../core/tree/model.ts';
+import { objectKeyOf, type ResourceGraph } from '../../core/tree/model.ts';
 
 /** The URI scheme of the read-only merge preview documents (merged status, and the current one for the diff). */
 export const mergeScheme = 'kube-status-lens-merge';
@@ -49,6 +49,20 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 	readonly onDidChange = this.emitter.event;
 	private readonly graph: ResourceGraph;
 	private timer: ReturnType<typeof setTimeout> | undefined;
+	/** Inputs from files the user picked, by pseudo root id (`files:<n>`). */
+	private readonly picked = new Map<string, readonly Readonly<Record<string, unknown>>[]>();
+
+	/** Keeps the objects of picked files under a new pseudo root id, and returns it. */
+	addPickedObjects(objects: readonly Readonly<Record<string, unknown>>[]): string {
+		const rootId = `files:${this.picked.size + 1}`;
+		this.picked.set(rootId, objects);
+		return rootId;
+	}
+
+	/** The objects a preview reads: a graph root's, or those of picked files. */
+	objectsOf(rootId: string): readonly Readonly<Record<string, unknown>>[] {
+		return this.picked.get(rootId) ?? this.graph.objectsOf(rootId);
+	}
 
 	constructor(graph: ResourceGraph) {
 		this.graph = graph;
@@ -66,10 +80,12 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 
 	provideTextDocumentContent(uri: vscode.Uri): string {
 		const target = targetOf(uri);
-		const workload = this.graph.objectOf(target.rootId, target.key);
+		const workload = this.picked.has(target.rootId)
+			? this.objectsOf(target.rootId).find((object) => objectKeyOf(object) === target.key)
+			: this.graph.objectOf(target.rootId, target.key);
 		if (!workload) return '# The workload is no longer in the workspace.\n';
 		if (target.side === 'current') return currentStatusYaml(workload);
-		const inputs = mergeInputsFrom(workload, this.graph.objectsOf(target.rootId));
+		const inputs = mergeInputsFrom(workload, this.objectsOf(target.rootId));
 		return mergePreviewYaml(workload, inputs, target.rules, { now: Date.now() }).text;
 	}
 

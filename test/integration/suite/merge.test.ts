@@ -110,3 +110,23 @@ describe('the multi-WEC merge preview', () => {
 		}
 	});
 });
+
+describe('the merge preview from picked files', () => {
+	it('merges the workload, WorkStatus objects and policies of the files the user picks', async () => {
+		await extensionApi();
+		const files = [
+			'kubestellar/deployment.yaml',
+			'kubestellar/its-workstatuses.yaml',
+			'kubestellar/bindingpolicy.yaml',
+		].map(fileUri);
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.merge.previewFromFiles',
+			files,
+			'kubestellar',
+		);
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		assert.match(document.getText(), /# Rules: kubestellar/);
+		assert.match(document.getText(), /# Mode: multi/);
+		assert.match(document.getText(), /readyReplicas: 1/);
+	});
+});
