@@ -85,14 +85,17 @@ export function registerMergePreview(
 	};
 	const targetFor = async (argument: PreviewArgument) => {
 		const key = await resolveKey(argument);
-		const workload = key ? graph.objectOf(workspaceRootId, key) : undefined;
-		if (!key || !workload || !mergeInputsFrom(workload, graph.objectsOf(workspaceRootId)).because) {
+		// A tree item of a live root merges from the live WDS and its paired ITS; anything else from the workspace.
+		const rootId =
+			(typeof argument === 'string' ? graph.node(argument)?.rootId : undefined) ?? workspaceRootId;
+		const workload = key ? graph.objectOf(rootId, key) : undefined;
+		if (!key || !workload || !mergeInputsFrom(workload, provider.objectsOf(rootId)).because) {
 			void vscode.window.showInformationMessage(
 				'No BindingPolicy in the workspace selects this object and no WorkStatus refers to it, so KubeStellar returns no status for it.',
 			);
 			return undefined;
 		}
-		return { key, title: titleOf(workload) };
+		return { key, rootId, title: titleOf(workload) };
 	};
 	context.subscriptions.push(
 		lenses,
@@ -105,7 +108,7 @@ export function registerMergePreview(
 				if (!target) return undefined;
 				const uri = mergeUriOf(
 					{
-						rootId: workspaceRootId,
+						rootId: target.rootId,
 						key: target.key,
 						rules: rules ?? readMergeRules(),
 						side: 'merged',
@@ -128,11 +131,11 @@ export function registerMergePreview(
 				if (!target) return undefined;
 				const chosen = rules ?? readMergeRules();
 				const left = mergeUriOf(
-					{ rootId: workspaceRootId, key: target.key, rules: chosen, side: 'current' },
+					{ rootId: target.rootId, key: target.key, rules: chosen, side: 'current' },
 					target.title,
 				);
 				const right = mergeUriOf(
-					{ rootId: workspaceRootId, key: target.key, rules: chosen, side: 'merged' },
+					{ rootId: target.rootId, key: target.key, rules: chosen, side: 'merged' },
 					target.title,
 				);
 				await vscode.commands.executeCommand(

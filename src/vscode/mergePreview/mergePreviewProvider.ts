@@ -59,9 +59,29 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 		return rootId;
 	}
 
-	/** The objects a preview reads: a graph root's, or those of picked files. */
+	/**
+	 * The objects a preview reads: those of picked files, a workspace root's, or for a live WDS context its own plus
+	 * the WorkStatus objects of the other live contexts (the ITS) that name it in
+	 * `transport.kubestellar.io/originWdsName`, or all of them when none names it (a WDS context name and the WDS
+	 * name KubeStellar writes usually differ).
+	 */
 	objectsOf(rootId: string): readonly Readonly<Record<string, unknown>>[] {
-		return this.picked.get(rootId) ?? this.graph.objectsOf(rootId);
+		const picked = this.picked.get(rootId);
+		if (picked) return picked;
+		const own = this.graph.objectsOf(rootId);
+		if (!rootId.startsWith('live:')) return own;
+		const wds = rootId.slice('live:'.length);
+		const workStatuses = this.graph
+			.roots()
+			.filter((root) => root.rootId !== rootId && root.rootId.startsWith('live:'))
+			.flatMap((root) => this.graph.objectsOf(root.rootId))
+			.filter((object) => object.kind === 'WorkStatus');
+		const origin = (object: Readonly<Record<string, unknown>>): unknown =>
+			(object.metadata as { labels?: Record<string, unknown> } | undefined)?.labels?.[
+				'transport.kubestellar.io/originWdsName'
+			];
+		const named = workStatuses.filter((object) => origin(object) === wds);
+		return [...own, ...(named.length > 0 ? named : workStatuses)];
 	}
 
 	constructor(graph: ResourceGraph) {

@@ -209,3 +209,29 @@ describe('live status in manifests', () => {
 		assert.equal(lens?.command?.command, 'kubeStatusLens.resource.explain');
 	});
 });
+
+describe('the merge preview on live clusters', () => {
+	it('merges a WDS workload from the WorkStatus objects of the ITS context', async () => {
+		const api = await extensionApi();
+		const workload = await eventually('the nginx workload of the WDS', () =>
+			walk(api).find(
+				(node) =>
+					node.rootId === 'live:kubestellar-wds' &&
+					node.ref?.kind === 'Deployment' &&
+					node.ref.name === 'nginx',
+			),
+		);
+		await eventually('WorkStatus objects in the ITS', () =>
+			walk(api).some(
+				(node) => node.rootId === 'live:kubestellar-its' && node.ref?.kind === 'WorkStatus',
+			),
+		);
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.merge.preview',
+			workload.id,
+		);
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		assert.match(document.getText(), /# Mode: (multi|singleton)/);
+		assert.match(document.getText(), /WorkStatus object\(s\) refer to it/);
+	});
+});
