@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -10,7 +9,7 @@ import {
 } from '../core/manifest/diagnose.ts';
 import { parseManifests } from '../core/manifest/parse.ts';
 import { getRecord, getString } from '../core/model/object.ts';
-import { collectManifestFiles } from './files.ts';
+import { readManifestTexts } from './files.ts';
 import type { CommandIo } from './statusCommand.ts';
 
 /** What `check` needs besides the common command I/O: the folder relative paths start from. */
@@ -217,21 +216,9 @@ export function runCheckCommand(argv: readonly string[], io: CheckIo): number {
 		return 2;
 	}
 
-	let inputError = false;
-	const { files, unreadable } = collectManifestFiles(paths);
-	for (const entry of unreadable) {
-		io.stderr(`${entry.path}: cannot read: ${entry.message}\n`);
-		inputError = true;
-	}
-	const texts: { file: string; text: string }[] = [];
-	for (const file of files) {
-		try {
-			texts.push({ file, text: readFileSync(file, 'utf8') });
-		} catch (error) {
-			io.stderr(`${file}: cannot read: ${(error as Error).message}\n`);
-			inputError = true;
-		}
-	}
+	const read = readManifestTexts(paths, io.stderr);
+	const inputError = read.inputError;
+	const texts = read.texts;
 	const secrets = secretKeysOf(texts);
 	const results: FileFindings[] = texts.map(({ file, text }) => ({
 		file,

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
@@ -49,4 +49,27 @@ export function collectManifestFiles(paths: readonly string[]): {
 	};
 	for (const path of paths) visit(path, true);
 	return { files, unreadable };
+}
+
+/** The texts of the manifest files under the paths; what cannot be read is reported on stderr and flagged. */
+export function readManifestTexts(
+	paths: readonly string[],
+	stderr: (text: string) => void,
+): { texts: { file: string; text: string }[]; inputError: boolean } {
+	let inputError = false;
+	const { files, unreadable } = collectManifestFiles(paths);
+	for (const entry of unreadable) {
+		stderr(`${entry.path}: cannot read: ${entry.message}\n`);
+		inputError = true;
+	}
+	const texts: { file: string; text: string }[] = [];
+	for (const file of files) {
+		try {
+			texts.push({ file, text: readFileSync(file, 'utf8') });
+		} catch (error) {
+			stderr(`${file}: cannot read: ${(error as Error).message}\n`);
+			inputError = true;
+		}
+	}
+	return { texts, inputError };
 }

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { parseManifests } from '../core/manifest/parse.ts';
 import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
-import { collectManifestFiles } from './files.ts';
+import { readManifestTexts } from './files.ts';
 
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
@@ -131,22 +130,10 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		return 2;
 	}
 
-	let inputError = false;
-	const { files, unreadable } = collectManifestFiles(paths);
-	for (const entry of unreadable) {
-		io.stderr(`${entry.path}: cannot read: ${entry.message}\n`);
-		inputError = true;
-	}
+	const read = readManifestTexts(paths, io.stderr);
+	let inputError = read.inputError;
 	const found: { object: unknown; file: string; line: number }[] = [];
-	for (const file of files) {
-		let text: string;
-		try {
-			text = readFileSync(file, 'utf8');
-		} catch (error) {
-			io.stderr(`${file}: cannot read: ${(error as Error).message}\n`);
-			inputError = true;
-			continue;
-		}
+	for (const { file, text } of read.texts) {
 		const parsed = parseManifests(text, { fileName: file });
 		for (const problem of parsed.problems) {
 			io.stderr(
