@@ -122,6 +122,39 @@ export function bundleDeploymentLinksOf(
 	return links;
 }
 
+/** How to list the BundleDeployments under a Fleet node that are not watched: a label selector, a namespace, or both. */
+export interface BundleDeploymentQuery {
+	readonly labelSelector: string;
+	readonly namespace?: string;
+}
+
+/**
+ * The BundleDeployments of a Bundle (by the bundle labels Fleet copies onto them) or of a Cluster (its status
+ * namespace holds exactly its BundleDeployments; else by the cluster labels); undefined for other kinds.
+ */
+export function bundleDeploymentQueryOf(
+	kind: string,
+	object: unknown,
+): BundleDeploymentQuery | undefined {
+	const name = getString(object, 'metadata', 'name') ?? '';
+	const namespace = getString(object, 'metadata', 'namespace') ?? '';
+	if (name === '') return undefined;
+	if (kind === 'Bundle') {
+		return {
+			labelSelector: `${fleetLabels.bundleName}=${name},${fleetLabels.bundleNamespace}=${namespace}`,
+		};
+	}
+	if (kind === 'Cluster') {
+		const statusNamespace = getString(object, 'status', 'namespace') ?? '';
+		return statusNamespace
+			? { labelSelector: '', namespace: statusNamespace }
+			: {
+					labelSelector: `${fleetLabels.cluster}=${name},${fleetLabels.clusterNamespace}=${namespace}`,
+				};
+	}
+	return undefined;
+}
+
 /** The GitRepo or HelmOp that owns a Bundle (or BD), as "repo:ns/name" / "helm:ns/name" candidates, repo first. */
 export function fleetOwnerCandidatesOf(object: unknown, namespace: string): string[] {
 	const labels = getRecord(object, 'metadata', 'labels');

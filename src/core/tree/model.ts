@@ -48,6 +48,7 @@ import {
 import {
 	bindingWorkloadRefsOf,
 	bundleDeploymentLinksOf,
+	bundleDeploymentQueryOf,
 	clauseSelects,
 	clusterGroupMatcherOf,
 	downsyncClausesOf,
@@ -64,6 +65,7 @@ import {
 	workloadNameKey,
 	workStatusSourceOf,
 	type BundleDeploymentLinks,
+	type BundleDeploymentQuery,
 	type DownsyncClause,
 	type WorkloadRef,
 	type WorkStatusSource,
@@ -77,6 +79,7 @@ import {
 	isProblemTone,
 	killVertex,
 	markDisplay,
+	markStructure,
 	newChangeSet,
 	placeIdCalculator,
 	refreshTone,
@@ -89,6 +92,7 @@ import {
 
 // The graph's key function belongs with the graph's API: callers look nodes up by it (findNodesForObject).
 export { objectKeyOf } from './linking.ts';
+export type { BundleDeploymentQuery } from './linking.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
@@ -175,6 +179,8 @@ export interface TreeNode {
 	readonly sources?: readonly NodeSource[];
 	readonly contextFlags: ContextFlags;
 	readonly hasChildren: boolean;
+	/** Children that are not watched and must be listed when the node is expanded (roll-ups-only live roots). */
+	readonly listOnDemand?: BundleDeploymentQuery;
 }
 
 /** Narrows children: a parent stays when any descendant matches. */
@@ -274,6 +280,11 @@ interface Root {
 	readonly errors: Set<Entry>;
 	/** True once the root has had a BindingPolicy: from then on, workload candidates are indexed. */
 	workloadsIndexed: boolean;
+	/**
+	 * Fleet parents show what their controllers wrote, not a roll-up of the BundleDeployments here: the root
+	 * watches none, and those listed for an expanded node are a partial view.
+	 */
+	rollupsFromController: boolean;
 }
 
 /**
@@ -497,6 +508,25 @@ export class ResourceGraph {
 		return this.finishChanges(changes);
 	}
 
+	/**
+	 * Whether Fleet parents in a root take their roll-ups from what the controllers wrote (a live root that watches
+	 * no BundleDeployments) and list their BundleDeployments on demand, or recompute them from the children.
+	 */
+	setRollupsFromController(rootId: string, fromController: boolean): ChangedNodes {
+		const changes = newChangeSet();
+		const root = this.rootsById.get(rootId);
+		if (!root || root.rollupsFromController === fromController) return this.finishChanges(changes);
+		root.rollupsFromController = fromController;
+		for (const entry of root.entries.values()) {
+			if (entry.system !== 'fleet' || !fleetRollupKinds.has(entry.kind)) continue;
+			entry.computedDirty = true;
+			entry.full = undefined;
+			// Whether the node can be expanded changes too: its parent lists it again.
+			markStructure(entry.vertex, changes);
+		}
+		return this.finishChanges(changes);
+	}
+
 	// -- Objects ------------------------------------------------------------------------------------------------
 
 	/** Replaces everything one source (a file) contributed to a root with these objects. */
@@ -716,6 +746,7 @@ export class ResourceGraph {
 			placeholderRefs: new Map(),
 			errors: new Set(),
 			workloadsIndexed: false,
+			rollupsFromController: false,
 		};
 		this.rootsById.set(rootId, root);
 		return root;
@@ -1806,6 +1837,7 @@ export class ResourceGraph {
 		accept: (links: BundleDeploymentLinks) => boolean = () => true,
 	): BundleDeploymentView[] {
 		const views: BundleDeploymentView[] = [];
+		if (root.rollupsFromController) return views;
 		for (const bd of this.indexed(root, name, key)) {
 			if (bd.bdLinks && accept(bd.bdLinks)) views.push(this.bdViewOf(bd));
 		}
@@ -1850,10 +1882,12 @@ export class ResourceGraph {
 				break;
 			case 'Cluster': {
 				const statusNamespace = getString(object, 'status', 'namespace') ?? '';
-				const members = [
-					...this.indexed(root, 'bdCluster', pair),
-					...(statusNamespace ? this.indexed(root, 'bdNs', statusNamespace) : []),
-				];
+				const members = root.rollupsFromController
+					? []
+					: [
+							...this.indexed(root, 'bdCluster', pair),
+							...(statusNamespace ? this.indexed(root, 'bdNs', statusNamespace) : []),
+						];
 				const bds: BundleDeploymentView[] = [];
 				const gitRepos = new Set<string>();
 				const helmOps = new Set<string>();
@@ -2042,6 +2076,13 @@ export class ResourceGraph {
 			contextFlags: this.flagsOf(root, vertex, entry, result),
 			hasChildren: childCount(vertex) > 0,
 		};
+		if (root.rollupsFromController && entry.system === 'fleet') {
+			const query = bundleDeploymentQueryOf(entry.kind, entry.object);
+			if (query) {
+				node.listOnDemand = query;
+				node.hasChildren = true;
+			}
+		}
 		if (parentId !== undefined) node.parentId = parentId;
 		if (rollup) node.rollup = rollup;
 		if (disagreement) node.disagreement = disagreement;

@@ -264,6 +264,60 @@ describe('resource graph: Fleet', () => {
 		assert.match(bundleNode.disagreement ?? '', /summary counts 3 ready, recomputed 2/);
 	});
 
+	it('in a root that watches no BundleDeployments, shows what the controllers wrote and lists BDs on demand', () => {
+		const objects = fleetRollout();
+		const parents = objects.filter((object) => object.kind !== 'BundleDeployment');
+		const bds = objects.filter((object) => object.kind === 'BundleDeployment');
+		const graph = new ResourceGraph();
+		graph.addRoot('live', 'fleet-mgmt', 'live');
+		graph.setSourceObjects(
+			'live',
+			'watch',
+			parents.map((object) => ({ object })),
+		);
+		const changes = graph.setRollupsFromController('live', true);
+		assert.ok(changes.structureChanged.length > 0, 'the Fleet nodes are listed again');
+		const path = ['fleet-mgmt', 'Fleet', 'GitRepos', 'fleet-default/web', 'web-app'];
+		const before = find(graph, ...path);
+		assert.deepEqual(before.listOnDemand, {
+			labelSelector:
+				'fleet.cattle.io/bundle-name=web-app,fleet.cattle.io/bundle-namespace=fleet-default',
+		});
+		assert.equal(before.hasChildren, true, 'expandable although nothing is under it yet');
+		const c3 = find(graph, 'fleet-mgmt', 'Fleet', 'Clusters', 'fleet-default/c3');
+		assert.deepEqual(c3.listOnDemand, { labelSelector: '', namespace: clusterNamespace('c3') });
+		assert.equal(before.description, 'Ready · 3/3 ready', 'the counts the controller wrote');
+
+		// Only c3's deployment is listed (the user expanded cluster c3): the Bundle must not recompute 0/1 or 1/1.
+		const failing = bds.filter((object) => JSON.stringify(object).includes('"c3"'));
+		graph.setSourceObjects(
+			'live',
+			'on-demand:c3',
+			failing.map((object) => ({ object })),
+		);
+		const after = find(graph, ...path);
+		assert.equal(after.description, 'Ready · 3/3 ready');
+		assert.deepEqual(labels(graph, after.id), ['c3']);
+		assert.equal(find(graph, ...path, 'c3').result?.state, 'ErrApplied');
+		assert.equal(after.tone, 'error', 'a listed failing deployment still shows through');
+		const repo = find(graph, 'fleet-mgmt', 'Fleet', 'GitRepos', 'fleet-default/web');
+		assert.equal(repo.description, 'Ready · 3/3 clusters');
+		assert.ok(!/recomputed/.test(repo.disagreement ?? ''), repo.disagreement);
+
+		// Watching them all again: the roll-ups are recomputed from the deployments here.
+		graph.setSourceObjects('live', 'on-demand:c3', []);
+		graph.setSourceObjects(
+			'live',
+			'bds',
+			bds.map((object) => ({ object })),
+		);
+		graph.setRollupsFromController('live', false);
+		const watched = find(graph, ...path);
+		assert.equal(watched.listOnDemand, undefined);
+		assert.equal(watched.description, 'Ready · 2/3 ready');
+		assert.match(watched.disagreement ?? '', /summary counts 3 ready, recomputed 2/);
+	});
+
 	it('carries what computeFleetRollups computes for the same input', () => {
 		const objects = fleetRollout();
 		const graph = graphOf(objects);
