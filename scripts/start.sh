@@ -16,4 +16,5 @@ for _ in $(seq 100); do [ -s "$kubeconfig" ] && break; sleep 0.1; done
 [ -s "$kubeconfig" ] || { cat .artifacts/demo-cluster.log; echo "the demo cluster did not start" >&2; exit 1; }
 echo "Demo cluster: $(grep -m1 contexts: .artifacts/demo-cluster.log | sed 's/^ *//') (kubeconfig $kubeconfig)"
 "$node24" scripts/vscode.mjs serve --workspace "${KSL_WORKSPACE:-$PWD/examples/workspace}" --port "${PORT:-8123}" \
-	--env "KUBECONFIG=$kubeconfig" --contexts all "$@"
+	--env "KUBECONFIG=$kubeconfig" --contexts all \
+	--setting 'kubeStatusLens.clusters.kubestellarPairs=[{"wds":"kubestellar-wds","its":"kubestellar-its","wdsName":"wds1"}]' "$@"

@@ -26,7 +26,8 @@ trap 'kill "$demo" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do [ -s "$work/demo-kubeconfig" ] && break; sleep 0.1; done
 cp -r examples/workspace/flux "$work/live-ws"
 "$node24" scripts/vscode.mjs test --workspace "$work/live-ws" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=live \
-	--env KUBECONFIG="$work/demo-kubeconfig" --contexts all
+	--env KUBECONFIG="$work/demo-kubeconfig" --contexts all \
+	--setting 'kubeStatusLens.clusters.kubestellarPairs=[{"wds":"kubestellar-wds","its":"kubestellar-its","wdsName":"wds1"}]'
 kill "$demo" 2>/dev/null || true
 
 echo "== e2e stories (screenshots in $shots)"

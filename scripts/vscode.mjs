@@ -1,5 +1,6 @@
 // Runs the extension in a real VS Code (code-server) on loopback, with throwaway user data.
 //   node scripts/vscode.mjs serve  --workspace DIR [--port N] [--env K=V]        npm start: prints the URL, runs until Ctrl+C
+//   (every mode: --contexts all|a,b, --setting KEY=JSON, --theme NAME, --also-extension DIR)
 //   node scripts/vscode.mjs test   --workspace DIR --tests FILE [--env K=V]...   in-host suite; exit code from the host
 //   node scripts/vscode.mjs shots  --workspace DIR --out DIR                      e2e page-object stories + screenshots
 //   node scripts/vscode.mjs smoke  --workspace DIR --installed --extensions DIR   the installed .vsix activates
@@ -23,11 +24,16 @@ import util from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const [mode, ...rest] = process.argv.slice(2);
-const options = { env: [], installed: false };
+const options = { env: [], installed: false, settings: {} };
 for (let index = 0; index < rest.length; index++) {
 	const key = rest[index].replace(/^--/, '');
 	if (key === 'installed') options.installed = true;
 	else if (key === 'env') options.env.push(rest[++index]);
+	else if (key === 'setting') {
+		// --setting key=JSON: a user setting, e.g. the demo's KubeStellar context pairs.
+		const [name, ...value] = rest[++index].split('=');
+		options.settings[name] = JSON.parse(value.join('='));
+	}
 	else if (key === 'also-extension') (options.also ??= []).push(resolve(rest[++index]));
 	else options[key] = rest[++index];
 }
@@ -84,6 +90,7 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 				'git.enabled': false,
 				'workbench.colorTheme': options.theme ?? 'Default Dark Modern',
 				...contextSettings(),
+				...options.settings,
 			},
 			null,
 			2,

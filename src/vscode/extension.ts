@@ -8,7 +8,7 @@ import { registerLiveCommands } from './live/liveCommands.ts';
 import { LiveClusters } from './live/liveClusters.ts';
 import { LiveStatusCodeLensProvider, liveStatusLookup } from './live/liveCodeLens.ts';
 import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
-import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
+import { MergePreviewProvider, mergeScheme } from './mergePreview/mergePreviewProvider.ts';
 import { createLog } from './log.ts';
 import { readProblemsOnly } from './settings.ts';
 import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
@@ -77,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	};
 	const manifests = new WorkspaceManifests(graph, log, onChanged);
 	const live = new LiveClusters(graph, log, onChanged);
+	provider.setOnDemandChildren(live);
 	let started: Promise<void> | undefined;
 	const ensureStarted = (): Promise<void> => {
 		void live
@@ -114,12 +115,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		vscode.workspace.registerTextDocumentContentProvider(explainScheme, explain),
 		live,
 		view.onDidChangeVisibility((event) => {
-			// Watches run while the tree shows them, and resync when it shows again.
-			if (event.visible) {
-				void ensureStarted();
-				live.resume();
-			} else live.pause();
+			if (event.visible) void ensureStarted();
+			updateConsumers();
 		}),
+		vscode.window.onDidChangeWindowState(() => updateConsumers()),
+		vscode.window.onDidChangeVisibleTextEditors(() => updateConsumers()),
 		vscode.commands.registerCommand('kubeStatusLens.clusters.chooseContexts', async () => {
 			const { contexts, current } = await live.availableContexts();
 			if (contexts.length === 0) {
@@ -180,6 +180,29 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		provider: mergeProvider,
 		ensureStarted,
 	});
+	// Watches run while anything uses them: the visible tree, the status bar of a focused window, a visible
+	// editor with live CodeLenses, a visible merge preview of a live workload.
+	const updateConsumers = (): void => {
+		const consumers: string[] = [];
+		if (view.visible) consumers.push('tree');
+		if (vscode.window.state.focused) consumers.push('status bar');
+		const editors = vscode.window.visibleTextEditors;
+		if (editors.some((editor) => liveLenses.showsLive(editor.document.uri))) {
+			consumers.push('live CodeLens');
+		}
+		if (
+			editors.some(
+				(editor) =>
+					editor.document.uri.scheme === mergeScheme &&
+					new URLSearchParams(editor.document.uri.query).get('root')?.startsWith('live:'),
+			)
+		) {
+			consumers.push('merge preview');
+		}
+		live.setConsumers(consumers);
+	};
+	context.subscriptions.push(liveLenses.onDidChangeUsage(() => updateConsumers()));
+	updateConsumers();
 	mergeChanged = () => {
 		mergePreview.graphChanged();
 		liveLenses.graphChanged();

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { contextPairsOf, type ContextPair } from '../core/merge/contextPairing.ts';
 
 /** The settings this extension reads; a unit test checks they equal the ones package.json declares. */
 export const settingKeys = [
@@ -88,6 +89,7 @@ export function readClusterSettings(): {
 	contexts: string[];
 	namespaces: string[];
 	bundleDeploymentThreshold: number;
+	kubestellarPairs: ContextPair[];
 } {
 	const config = vscode.workspace.getConfiguration('kubeStatusLens.clusters');
 	const kubeconfig = config.inspect<string>('kubeconfig');
@@ -99,5 +101,6 @@ export function readClusterSettings(): {
 		contexts: stringArray(config.get<unknown>('contexts'), []),
 		namespaces: stringArray(config.get<unknown>('namespaces'), []),
 		bundleDeploymentThreshold: typeof threshold === 'number' && threshold > 0 ? threshold : 20_000,
+		kubestellarPairs: contextPairsOf(config.get<unknown>('kubestellarPairs')),
 	};
 }

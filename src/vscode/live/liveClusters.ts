@@ -1,9 +1,21 @@
-import type * as vscode from 'vscode';
-import { objectKeyOf, type ChangedNodes, type ResourceGraph } from '../../core/tree/model.ts';
+import * as vscode from 'vscode';
+import {
+	objectKeyOf,
+	type ChangedNodes,
+	type ResourceGraph,
+	type TreeNode,
+} from '../../core/tree/model.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
-import type { Session } from '../../k8s/session.ts';
+import type { ObjectEvent, Session } from '../../k8s/session.ts';
+import { wdsContextsOf } from '../../core/merge/contextPairing.ts';
 import type { Log } from '../log.ts';
 import { readClusterSettings } from '../settings.ts';
+import type { OnDemandChildren } from '../tree/resourceTreeProvider.ts';
+
+/** The graph source of the BundleDeployments listed for one expanded node. */
+function onDemandSourceOf(node: TreeNode): string {
+	return `on-demand:${node.objectKey ?? node.id}`;
+}
 
 /** The tree root id of a kube context. */
 export function liveRootId(context: string): string {
@@ -14,18 +26,27 @@ export function liveRootId(context: string): string {
  * Live clusters in the tree: one root per chosen kube context, fed by a Session's watch events. client-node is
  * loaded only here, with a dynamic import, the first time a live root is needed, so activation stays light.
  */
-export class LiveClusters implements vscode.Disposable {
+export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 	private readonly graph: ResourceGraph;
 	private readonly log: Log;
 	private readonly onChanged: (changes: ChangedNodes) => void;
 	private readonly sessions = new Map<
 		string,
-		{ session: Session; keys: Map<string, string>; disposables: vscode.Disposable[] }
+		{
+			session: Session;
+			keys: Map<string, string>;
+			disposables: vscode.Disposable[];
+			/** Graph sources holding BundleDeployments listed for expanded nodes. */
+			listed: Set<string>;
+		}
 	>();
 	private started: Promise<void> | undefined;
 	private paused = false;
+	private using = new Set<string>();
 	private merged: MergedKubeconfig | undefined;
 	private readonly states = new Map<string, string>();
+	/** Settles when the first sync of the open sessions has ended (or its progress gave up waiting). */
+	firstSync: Promise<void> = Promise.resolve();
 
 	constructor(graph: ResourceGraph, log: Log, onChanged: (changes: ChangedNodes) => void) {
 		this.graph = graph;
@@ -63,6 +84,21 @@ export class LiveClusters implements vscode.Disposable {
 		await this.started;
 	}
 
+	/** What uses the live data now (the tree, the status bar, a live CodeLens, a merge preview). */
+	get consumers(): readonly string[] {
+		return [...this.using];
+	}
+
+	/**
+	 * Watches run while anything uses them and pause, keeping the cache, when nothing does; they resync when
+	 * something uses them again.
+	 */
+	setConsumers(consumers: Iterable<string>): void {
+		this.using = new Set(consumers);
+		if (this.using.size === 0) this.pause();
+		else this.resume();
+	}
+
 	/** Stops the watches while nothing shows them; the cache stays and resyncs on resume. */
 	pause(): void {
 		this.paused = true;
@@ -74,6 +110,47 @@ export class LiveClusters implements vscode.Disposable {
 		if (!this.paused) return;
 		this.paused = false;
 		for (const { session } of this.sessions.values()) session.start();
+	}
+
+	/** Lists the BundleDeployments of an expanded Bundle or Cluster in a roll-ups-only context into the graph. */
+	async list(
+		node: TreeNode,
+	): Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }> {
+		const context = node.rootId.slice('live:'.length);
+		const open = this.sessions.get(context);
+		const query = node.listOnDemand;
+		if (!open || !query || !node.rootId.startsWith('live:')) {
+			return { ok: false, message: 'the context is no longer open' };
+		}
+		const listed = await open.session.listBundleDeployments(query.labelSelector, query.namespace);
+		if (listed.kind === 'failed') return { ok: false, message: listed.state.message };
+		// The session may have closed, or switched to watching every BundleDeployment, while the list ran.
+		if (this.sessions.get(context) !== open || !this.graph.node(node.id)?.listOnDemand) {
+			return { ok: true };
+		}
+		const source = onDemandSourceOf(node);
+		open.listed.add(source);
+		this.onChanged(
+			this.graph.setSourceObjects(
+				node.rootId,
+				source,
+				listed.objects.map((object) => ({ object })),
+			),
+		);
+		return { ok: true };
+	}
+
+	/** Forgets what was listed for a node that collapsed. */
+	release(node: TreeNode): void {
+		const open = this.sessions.get(node.rootId.slice('live:'.length));
+		const source = onDemandSourceOf(node);
+		if (!open?.listed.delete(source)) return;
+		this.onChanged(this.graph.removeSource(node.rootId, source));
+	}
+
+	private releaseAll(rootId: string, listed: Set<string>): void {
+		for (const source of listed) this.onChanged(this.graph.removeSource(rootId, source));
+		listed.clear();
 	}
 
 	/** Every context the kubeconfig defines, and the current one. */
@@ -125,8 +202,17 @@ export class LiveClusters implements vscode.Disposable {
 				log: (message) => this.log.warn(`${context}: ${message}`),
 			});
 			const keys = new Map<string, string>();
+			const listed = new Set<string>();
+			const mirror = new WorkStatusMirror(
+				this.graph,
+				context,
+				(object) => wdsContextsOf(object, context, settings.kubestellarPairs, chosen),
+				this.onChanged,
+			);
 			const disposables = [
+				{ dispose: () => mirror.clear() },
 				session.onObject((event) => {
+					if (isWorkStatusResource(event.resource)) mirror.apply(event);
 					if (event.type === 'upsert') {
 						const key = objectKeyOf(event.object);
 						keys.set(event.key, key);
@@ -152,6 +238,8 @@ export class LiveClusters implements vscode.Disposable {
 						? 'roll-ups only: more BundleDeployments than the threshold setting'
 						: '';
 					this.states.set(context, state.kind === 'ready' ? 'ready' : state.message);
+					if (!rollupsOnly) this.releaseAll(rootId, listed);
+					this.onChanged(this.graph.setRollupsFromController(rootId, rollupsOnly));
 					this.onChanged(
 						this.graph.setRootState(
 							rootId,
@@ -167,10 +255,51 @@ export class LiveClusters implements vscode.Disposable {
 					);
 				}),
 			];
-			this.sessions.set(context, { session, keys, disposables });
+			this.sessions.set(context, { session, keys, disposables, listed });
 			if (!this.paused) session.start();
 			this.log.info(`Watching context ${context}.`);
 		}
+		if (!this.paused) {
+			this.firstSync = this.showFirstSync(
+				[...this.sessions.values()].map(({ session }) => session),
+			);
+		}
+	}
+
+	/**
+	 * A window progress item while the sessions' first sync runs (discovery and every first list answered, with
+	 * objects or a failure that the roots then show); bounded so it never spins on.
+	 */
+	private showFirstSync(sessions: readonly Session[]): Promise<void> {
+		let done = 0;
+		return Promise.resolve(
+			vscode.window.withProgress(
+				{ location: vscode.ProgressLocation.Window, title: 'Kube Status Lens' },
+				async (progress) => {
+					const report = (): void =>
+						progress.report({
+							message: `syncing ${sessions.length === 1 ? (sessions[0]?.context ?? '') : `contexts ${done}/${sessions.length}`}`,
+						});
+					report();
+					const all = Promise.all(
+						sessions.map((session) =>
+							session.synced().then(() => {
+								done++;
+								report();
+							}),
+						),
+					);
+					let timer: ReturnType<typeof setTimeout> | undefined;
+					await Promise.race([
+						all,
+						new Promise<void>((resolve) => {
+							timer = setTimeout(resolve, 60_000);
+						}),
+					]);
+					clearTimeout(timer);
+				},
+			),
+		);
 	}
 
 	private closeAll(): void {
@@ -184,5 +313,93 @@ export class LiveClusters implements vscode.Disposable {
 
 	dispose(): void {
 		this.closeAll();
+	}
+}
+
+function isWorkStatusResource(resource: string): boolean {
+	return resource.startsWith('control.kubestellar.io/') && resource.endsWith('/workstatuses');
+}
+
+/**
+ * Copies the WorkStatus objects of an ITS context into the roots of the WDS contexts they report to, so the WDS
+ * workload shows its per-WEC status under it (the graph links a WorkStatus to its source workload in the same root).
+ */
+class WorkStatusMirror {
+	private readonly graph: ResourceGraph;
+	private readonly source: string;
+	private readonly targetsOf: (object: unknown) => string[];
+	private readonly onChanged: (changes: ChangedNodes) => void;
+	/** Event key -> the graph key and the WDS contexts it was copied to. */
+	private readonly copied = new Map<string, { key: string; targets: string[] }>();
+
+	constructor(
+		graph: ResourceGraph,
+		itsContext: string,
+		targetsOf: (object: unknown) => string[],
+		onChanged: (changes: ChangedNodes) => void,
+	) {
+		this.graph = graph;
+		this.source = `paired:${itsContext}`;
+		this.targetsOf = targetsOf;
+		this.onChanged = onChanged;
+	}
+
+	apply(event: ObjectEvent): void {
+		if (event.type === 'upsert') {
+			const key = objectKeyOf(event.object);
+			const targets = this.targetsOf(event.object);
+			this.removeFrom(event.key, targets);
+			for (const wds of targets) {
+				this.onChanged(this.graph.upsertObject(liveRootId(wds), this.source, event.object));
+			}
+			if (targets.length > 0) this.copied.set(event.key, { key, targets });
+			else this.copied.delete(event.key);
+		} else if (event.type === 'remove') {
+			this.removeFrom(event.key, []);
+			this.copied.delete(event.key);
+		} else {
+			const byTarget = new Map<string, { object: unknown }[]>();
+			for (const { targets } of this.copied.values()) {
+				for (const wds of targets) byTarget.set(wds, []);
+			}
+			this.copied.clear();
+			for (const object of event.objects) {
+				const targets = this.targetsOf(object);
+				for (const wds of targets) {
+					const list = byTarget.get(wds) ?? [];
+					list.push({ object });
+					byTarget.set(wds, list);
+				}
+			}
+			for (const [wds, objects] of byTarget) {
+				this.onChanged(this.graph.setSourceObjects(liveRootId(wds), this.source, objects));
+			}
+			for (const object of event.objects) {
+				const targets = this.targetsOf(object);
+				if (targets.length === 0) continue;
+				const key = objectKeyOf(object);
+				this.copied.set(key, { key, targets });
+			}
+		}
+	}
+
+	/** Takes the copies out of every WDS root. */
+	clear(): void {
+		const targets = new Set<string>();
+		for (const copy of this.copied.values()) for (const wds of copy.targets) targets.add(wds);
+		for (const wds of targets) {
+			this.onChanged(this.graph.removeSource(liveRootId(wds), this.source));
+		}
+		this.copied.clear();
+	}
+
+	private removeFrom(eventKey: string, keep: readonly string[]): void {
+		const previous = this.copied.get(eventKey);
+		if (!previous) return;
+		for (const wds of previous.targets) {
+			if (!keep.includes(wds)) {
+				this.onChanged(this.graph.removeObject(liveRootId(wds), this.source, previous.key));
+			}
+		}
 	}
 }

@@ -41,10 +41,20 @@ export class LiveStatusCodeLensProvider implements vscode.CodeLensProvider, vsco
 	private readonly graph: ResourceGraph;
 	private readonly live: LiveClusters;
 	private timer: ReturnType<typeof setTimeout> | undefined;
+	/** Documents whose last lenses showed live objects: they use the watches while visible. */
+	private readonly withLiveLenses = new Set<string>();
+	private readonly usageEmitter = new vscode.EventEmitter<void>();
+	/** Fires when a document starts or stops having live lenses. */
+	readonly onDidChangeUsage = this.usageEmitter.event;
 
 	constructor(graph: ResourceGraph, live: LiveClusters) {
 		this.graph = graph;
 		this.live = live;
+	}
+
+	/** Whether the document's lenses show live objects. */
+	showsLive(uri: vscode.Uri): boolean {
+		return this.withLiveLenses.has(uri.toString());
 	}
 
 	/** Called on graph changes; lenses refresh once things settle. */
@@ -75,11 +85,18 @@ export class LiveStatusCodeLensProvider implements vscode.CodeLensProvider, vsco
 				}),
 			);
 		}
+		const key = document.uri.toString();
+		if (this.withLiveLenses.has(key) !== lenses.length > 0) {
+			if (lenses.length > 0) this.withLiveLenses.add(key);
+			else this.withLiveLenses.delete(key);
+			this.usageEmitter.fire();
+		}
 		return lenses;
 	}
 
 	dispose(): void {
 		clearTimeout(this.timer);
 		this.emitter.dispose();
+		this.usageEmitter.dispose();
 	}
 }

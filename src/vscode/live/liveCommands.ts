@@ -57,10 +57,12 @@ export function registerLiveCommands(
 	};
 	const describe = (target: LiveTarget): string =>
 		`${target.ref.kind} ${target.ref.namespace ? `${target.ref.namespace}/` : ''}${target.ref.name} in ${target.context}`;
-	const failed = (what: string, result: { kind: string; message: string }): undefined => {
+	/** Shows a failure in plain words and returns what was shown (commands return it, for tests and callers). */
+	const failed = (what: string, result: { kind: string; message: string }): string => {
+		const shown = `${what} failed: ${result.message}`;
 		log.warn(`${what}: ${result.message}`);
-		void vscode.window.showErrorMessage(`${what} failed: ${result.message}`);
-		return undefined;
+		void vscode.window.showErrorMessage(shown);
+		return shown;
 	};
 	const openReadOnly = async (
 		name: string,
@@ -109,7 +111,7 @@ export function registerLiveCommands(
 			const target = targetOf(id);
 			if (!target || !(await confirm(target, change(target), confirmation))) return false;
 			const result = await run(await loadActions(), target);
-			if (!result.ok) return failed(change(target), result) ?? false;
+			if (!result.ok) return failed(change(target), result);
 			void vscode.window.setStatusBarMessage(done(target), 5000);
 			return true;
 		});
@@ -123,7 +125,10 @@ export function registerLiveCommands(
 			const result = await (
 				await loadActions()
 			).getObject(target.kubeconfig, target.context, target.ref);
-			if (!result.ok) return failed(`Reading ${describe(target)}`, result);
+			if (!result.ok) {
+				failed(`Reading ${describe(target)}`, result);
+				return undefined;
+			}
 			return (
 				await openReadOnly(
 					`${target.context} ${target.ref.kind} ${target.ref.name}.yaml`,
@@ -148,7 +153,10 @@ export function registerLiveCommands(
 			const result = await (
 				await loadActions()
 			).getObject(target.kubeconfig, target.context, target.ref);
-			if (!result.ok) return failed(`Reading ${describe(target)}`, result);
+			if (!result.ok) {
+				failed(`Reading ${describe(target)}`, result);
+				return undefined;
+			}
 			const live = await openReadOnly(
 				`${target.context} ${target.ref.kind} ${target.ref.name} (live).yaml`,
 				stringify(result.object),
@@ -168,7 +176,10 @@ export function registerLiveCommands(
 			const result = await (
 				await loadActions()
 			).listEvents(target.kubeconfig, target.context, target.ref);
-			if (!result.ok) return failed(`Listing the events of ${describe(target)}`, result);
+			if (!result.ok) {
+				failed(`Listing the events of ${describe(target)}`, result);
+				return undefined;
+			}
 			const field = (value: unknown): string => (typeof value === 'string' ? value : '');
 			const lines = result.events.map((event) => {
 				const time =
@@ -209,7 +220,7 @@ export function registerLiveCommands(
 					target.ref,
 					new Date(),
 				);
-				if (!result.ok) return failed(`Reconciling ${describe(target)}`, result) ?? false;
+				if (!result.ok) return failed(`Reconciling ${describe(target)}`, result);
 				return vscode.window.withProgress(
 					{
 						location: vscode.ProgressLocation.Notification,

@@ -70,6 +70,8 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 		if (picked) return picked;
 		const own = this.graph.objectsOf(rootId);
 		if (!rootId.startsWith('live:')) return own;
+		// WorkStatus objects already in a WDS root were copied there from its paired ITS context.
+		if (own.some((object) => object.kind === 'WorkStatus')) return own;
 		const wds = rootId.slice('live:'.length);
 		const workStatuses = this.graph
 			.roots()

@@ -1,6 +1,23 @@
 import * as vscode from 'vscode';
-import type { ChangedNodes, ResourceGraph, TreeFilter } from '../../core/tree/model.ts';
+import type { ChangedNodes, ResourceGraph, TreeFilter, TreeNode } from '../../core/tree/model.ts';
 import { tooltipFor, treeItemOf } from './treeItems.ts';
+
+/** Lists the children of a node that are not watched (the BundleDeployments of a roll-ups-only root). */
+export interface OnDemandChildren {
+	list(
+		node: TreeNode,
+	): Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }>;
+	/** The node collapsed: what was listed for it can go. */
+	release(node: TreeNode): void;
+}
+
+type ListingState =
+	| { readonly kind: 'listing' }
+	| { readonly kind: 'listed' }
+	| { readonly kind: 'failed'; readonly message: string };
+
+// Items that stand for a listing in progress, a failed one, or an empty result; never graph ids (no NUL in those).
+const markerSeparator = '\u0000on-demand:';
 
 /**
  * The tree of resources. Elements are graph node ids; change events name only the changed ids, and they wait while
@@ -17,9 +34,16 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	private pendingAll = false;
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private visible = false;
+	private onDemand: OnDemandChildren | undefined;
+	private readonly listings = new Map<string, ListingState>();
 
 	constructor(graph: ResourceGraph) {
 		this.graph = graph;
+	}
+
+	/** Where the children of on-demand nodes come from (live clusters, loaded lazily). */
+	setOnDemandChildren(onDemand: OnDemandChildren): void {
+		this.onDemand = onDemand;
 	}
 
 	/** Tracks the view's visibility and expansion, so refreshes can wait and expansion survives updates. */
@@ -37,6 +61,9 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			view.onDidCollapseElement((event) => {
 				this.expanded.delete(event.element);
 				this.collapsed.add(event.element);
+				// Listed children are a snapshot: drop them, and list afresh on the next expansion.
+				const node = this.graph.node(event.element);
+				if (node?.listOnDemand && this.listings.delete(event.element)) this.onDemand?.release(node);
 			}),
 		);
 	}
@@ -97,6 +124,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	}
 
 	getTreeItem(id: string): vscode.TreeItem {
+		if (id.includes(markerSeparator)) return this.markerItem(id);
 		const node = this.graph.node(id);
 		if (!node) return new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
 		// Roots and system groups start open so the first look shows where the problems are.
@@ -107,14 +135,82 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	}
 
 	getChildren(id?: string): string[] {
-		return this.graph.children(id, this.filter).map((node) => node.id);
+		if (id?.includes(markerSeparator)) return [];
+		const children = this.graph.children(id, this.filter).map((node) => node.id);
+		const node = id === undefined ? undefined : this.graph.node(id);
+		if (!node?.listOnDemand || !this.onDemand || id === undefined) return children;
+		const state = this.listings.get(id) ?? this.startListing(node);
+		if (state.kind === 'listing') return [`${id}${markerSeparator}listing`, ...children];
+		if (state.kind === 'failed') return [`${id}${markerSeparator}failed`, ...children];
+		return children.length > 0 ? children : [`${id}${markerSeparator}empty`];
+	}
+
+	/** How the listing under a node stands: undefined when the node lists nothing on demand or was not expanded. */
+	listingOf(id: string): ListingState | undefined {
+		return this.listings.get(id);
+	}
+
+	private startListing(node: TreeNode): ListingState {
+		const state: ListingState = { kind: 'listing' };
+		this.listings.set(node.id, state);
+		void (this.onDemand as OnDemandChildren).list(node).then(
+			(result) => this.listingDone(node.id, state, result),
+			(error: unknown) =>
+				this.listingDone(node.id, state, {
+					ok: false,
+					message: error instanceof Error ? error.message : String(error),
+				}),
+		);
+		return state;
+	}
+
+	private listingDone(
+		id: string,
+		started: ListingState,
+		result: { readonly ok: true } | { readonly ok: false; readonly message: string },
+	): void {
+		// Collapsed (or collapsed and expanded again) meanwhile: that listing's answer is not wanted.
+		if (this.listings.get(id) !== started) return;
+		this.listings.set(
+			id,
+			result.ok ? { kind: 'listed' } : { kind: 'failed', message: result.message },
+		);
+		this.emitter.fire([id]);
+	}
+
+	private markerItem(id: string): vscode.TreeItem {
+		const [parentId = '', marker] = id.split(markerSeparator);
+		const state = this.listings.get(parentId);
+		const what =
+			this.graph.node(parentId)?.ref?.kind === 'Cluster' ? 'this cluster' : 'this Bundle';
+		if (marker === 'listing') {
+			const item = new vscode.TreeItem('Listing BundleDeployments…');
+			item.iconPath = new vscode.ThemeIcon('loading~spin');
+			item.tooltip = `Listing the BundleDeployments of ${what}: this context has more than the threshold setting, so they are listed when a node opens rather than watched.`;
+			return item;
+		}
+		if (marker === 'failed') {
+			const message = state?.kind === 'failed' ? state.message : 'the list failed';
+			const item = new vscode.TreeItem('Cannot list BundleDeployments');
+			item.description = message;
+			item.tooltip = `${message}\nCollapse and expand the node to try again.`;
+			item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+			return item;
+		}
+		const item = new vscode.TreeItem('No BundleDeployments');
+		item.description = 'listed on expansion';
+		item.tooltip = `The cluster has no BundleDeployment for ${what} now.`;
+		item.iconPath = new vscode.ThemeIcon('info');
+		return item;
 	}
 
 	getParent(id: string): string | undefined {
+		if (id.includes(markerSeparator)) return id.split(markerSeparator)[0];
 		return this.graph.parentOf(id)?.id;
 	}
 
 	resolveTreeItem(item: vscode.TreeItem, id: string): vscode.TreeItem {
+		if (id.includes(markerSeparator)) return item;
 		const node = this.graph.node(id);
 		if (node) item.tooltip = tooltipFor(node, this.graph);
 		return item;

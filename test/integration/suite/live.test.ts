@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import * as vscode from 'vscode';
 import { parse } from 'yaml';
+import type { TreeNode } from '../../../src/core/tree/model.ts';
 import { eventually, extensionApi, walk } from './support.ts';
 
 interface Cluster {
@@ -13,13 +14,18 @@ interface Cluster {
 
 /** The demo cluster's `platform` context, read from the kubeconfig the suite was started with. */
 function platformCluster(): Cluster {
+	return demoCluster('platform');
+}
+
+/** A context of the demo cluster, read from the kubeconfig the suite was started with. */
+function demoCluster(name: string): Cluster {
 	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
 		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
 		users: { name: string; user: { token: string } }[];
 	};
-	const cluster = config.clusters.find((entry) => entry.name === 'platform');
-	const user = config.users.find((entry) => entry.name === 'platform');
-	assert.ok(cluster && user, 'the kubeconfig has a platform context');
+	const cluster = config.clusters.find((entry) => entry.name === name);
+	const user = config.users.find((entry) => entry.name === name);
+	assert.ok(cluster && user, `the kubeconfig has a ${name} context`);
 	return {
 		server: cluster.cluster.server,
 		ca: Buffer.from(cluster.cluster['certificate-authority-data'], 'base64').toString(),
@@ -54,7 +60,53 @@ function call(
 	});
 }
 
+/** GETs a JSON document from the demo cluster. */
+function getJson(cluster: Cluster, path: string): Promise<Record<string, unknown>> {
+	return new Promise((resolve, reject) => {
+		const outgoing = request(
+			new URL(path, cluster.server),
+			{ ca: cluster.ca, headers: { authorization: `Bearer ${cluster.token}` } },
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					try {
+						resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
+					} catch (error) {
+						reject(error instanceof Error ? error : new Error(String(error)));
+					}
+				});
+			},
+		);
+		outgoing.on('error', reject);
+		outgoing.end();
+	});
+}
+
 const path = '/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/helmrepositories';
+const gitRepoPath = '/apis/fleet.cattle.io/v1alpha1/namespaces/fleet-default/gitrepos/shop';
+
+describe('watches follow what uses them', () => {
+	it('runs them while the tree shows, and pauses them when nothing uses them', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		await eventually('the tree to count as a consumer', () => api.live.consumers.includes('tree'));
+		await vscode.commands.executeCommand('workbench.view.explorer');
+		await eventually(
+			'the hidden tree to stop counting',
+			() => !api.live.consumers.includes('tree'),
+		);
+		if (api.live.consumers.length === 0) {
+			await eventually('the contexts to say they are paused', () =>
+				api.live.summary.every((line) => /paused/i.test(line)),
+			);
+		}
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		await eventually('the contexts to sync again', () =>
+			api.live.summary.every((line) => line.endsWith(': ready')),
+		);
+	});
+});
 
 describe('live clusters (the demo cluster)', () => {
 	it('shows a root per chosen context with the objects the cluster serves', async () => {
@@ -173,6 +225,123 @@ describe('actions on live objects', () => {
 		await eventually('podinfo to resume', () => podinfo(api)?.result?.state !== 'Suspended');
 	});
 
+	it('requests a Flux reconcile and waits until the controller has handled it', async () => {
+		const api = await extensionApi();
+		const node = await eventually('podinfo in the platform context', () => podinfo(api));
+		const handled = await vscode.commands.executeCommand('kubeStatusLens.flux.reconcile', node.id, {
+			confirmed: true,
+		});
+		assert.equal(handled, true, 'the demo cluster answers reconcile requests as Flux does');
+		const object = await getJson(platformCluster(), `${path}/podinfo`);
+		const annotations = (object.metadata as { annotations?: Record<string, string> }).annotations;
+		const requestedAt = annotations?.['reconcile.fluxcd.io/requestedAt'];
+		assert.ok(requestedAt, 'the request is an annotation on the object');
+		assert.equal(
+			(object.status as { lastHandledReconcileAt?: string }).lastHandledReconcileAt,
+			requestedAt,
+		);
+	});
+
+	const shop = (api: Awaited<ReturnType<typeof extensionApi>>) =>
+		walk(api).find(
+			(node) =>
+				node.rootId === 'live:fleet-mgmt' &&
+				node.ref?.kind === 'GitRepo' &&
+				node.ref.name === 'shop',
+		);
+
+	it('forces a Fleet update by incrementing spec.forceSyncGeneration', async () => {
+		const api = await extensionApi();
+		const cluster = demoCluster('fleet-mgmt');
+		const node = await eventually('the shop GitRepo in fleet-mgmt', () => shop(api));
+		const before = await getJson(cluster, gitRepoPath);
+		const generation = (before.spec as { forceSyncGeneration?: number }).forceSyncGeneration ?? 0;
+		assert.equal(
+			await vscode.commands.executeCommand('kubeStatusLens.fleet.forceUpdate', node.id, {
+				confirmed: true,
+			}),
+			true,
+		);
+		const after = await getJson(cluster, gitRepoPath);
+		assert.equal(
+			(after.spec as { forceSyncGeneration?: number }).forceSyncGeneration,
+			generation + 1,
+		);
+	});
+
+	it('pauses and unpauses a Fleet GitRepo, and the tree offers the opposite action', async () => {
+		const api = await extensionApi();
+		const node = await eventually('the shop GitRepo in fleet-mgmt', () => shop(api));
+		assert.equal(
+			await vscode.commands.executeCommand('kubeStatusLens.fleet.pause', node.id, {
+				confirmed: true,
+			}),
+			true,
+		);
+		const paused = await eventually('shop to show as paused', () =>
+			shop(api)?.contextFlags.paused ? shop(api) : undefined,
+		);
+		assert.match(api.provider.getTreeItem(paused.id).contextValue ?? '', /paused/);
+		assert.equal(
+			await vscode.commands.executeCommand('kubeStatusLens.fleet.unpause', paused.id, {
+				confirmed: true,
+			}),
+			true,
+		);
+		await eventually('shop to run again', () => shop(api)?.contextFlags.paused === false);
+	});
+
+	it('says in plain words when the cluster forbids a change (403), and changes nothing', async () => {
+		const api = await extensionApi();
+		const cluster = demoCluster('fleet-mgmt');
+		const node = await eventually('the shop GitRepo in fleet-mgmt', () => shop(api));
+		const fault = await new Promise<string>((resolve, reject) => {
+			const outgoing = request(
+				new URL('/_faults', cluster.server),
+				{
+					method: 'POST',
+					ca: cluster.ca,
+					headers: {
+						authorization: `Bearer ${cluster.token}`,
+						'content-type': 'application/json',
+					},
+				},
+				(response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('end', () =>
+						resolve((JSON.parse(Buffer.concat(chunks).toString()) as { id: string }).id),
+					);
+				},
+			);
+			outgoing.on('error', reject);
+			outgoing.end(
+				JSON.stringify({
+					kind: 'status',
+					code: 403,
+					method: 'PATCH',
+					path: 'gitrepos/shop$',
+					message:
+						'gitrepos.fleet.cattle.io "shop" is forbidden: User "viewer" cannot patch resource "gitrepos" in API group "fleet.cattle.io" in the namespace "fleet-default"',
+				}),
+			);
+		});
+		try {
+			const shown = await vscode.commands.executeCommand<unknown>(
+				'kubeStatusLens.fleet.pause',
+				node.id,
+				{ confirmed: true },
+			);
+			assert.equal(typeof shown, 'string', 'the command reports the failure');
+			assert.match(String(shown), /^Pause the rollout \(spec\.paused: true\) failed: /);
+			assert.match(String(shown), /You may not .*\(403 Forbidden\)/);
+			const object = await getJson(cluster, gitRepoPath);
+			assert.notEqual((object.spec as { paused?: boolean }).paused, true);
+		} finally {
+			assert.equal(await call(cluster, 'DELETE', `/_faults/${fault}`), 200);
+		}
+	});
+
 	it('shows the events of a live object', async () => {
 		const api = await extensionApi();
 		const node = await eventually('podinfo in the platform context', () => podinfo(api));
@@ -210,6 +379,56 @@ describe('live status in manifests', () => {
 	});
 });
 
+describe('hovers in manifests that exist live', () => {
+	it('adds the live status to the hover on kind:', async () => {
+		const api = await extensionApi();
+		await eventually('podinfo in the platform context', () =>
+			walk(api).some((node) => node.rootId === 'live:platform' && node.ref?.name === 'podinfo'),
+		);
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder);
+		const uri = vscode.Uri.joinPath(folder.uri, 'helmrepositories.yaml');
+		const document = await vscode.workspace.openTextDocument(uri);
+		const lines = document.getText().split('\n');
+		const nameLine = lines.findIndex((line) => line.trim() === 'name: podinfo');
+		const kindLine = lines.slice(0, nameLine).findLastIndex((line) => line.startsWith('kind:'));
+		assert.ok(kindLine >= 0);
+		const hovers =
+			(await vscode.commands.executeCommand<vscode.Hover[]>(
+				'vscode.executeHoverProvider',
+				uri,
+				new vscode.Position(kindLine, 2),
+			)) ?? [];
+		const text = hovers
+			.flatMap((hover) => hover.contents)
+			.map((content) => (typeof content === 'string' ? content : content.value))
+			.join('\n');
+		assert.match(text, /declared, no status/i, 'the manifest itself has no status');
+		assert.match(text, /\*\*Live:\*\* /, `the live status is there too:\n${text}`);
+	});
+});
+
+describe('KubeStellar WDS and ITS side by side', () => {
+	it('shows the WorkStatus objects of the paired ITS under the WDS workload', async () => {
+		const api = await extensionApi();
+		const workload = await eventually('nginx in the WDS with its WECs under it', () =>
+			walk(api).find(
+				(node) =>
+					node.rootId === 'live:kubestellar-wds' &&
+					node.ref?.kind === 'Deployment' &&
+					node.ref.name === 'nginx' &&
+					api.graph.children(node.id).some((child) => child.ref?.kind === 'WorkStatus'),
+			),
+		);
+		const children = api.graph.children(workload.id);
+		assert.ok(
+			children.filter((child) => child.ref?.kind === 'WorkStatus').length >= 2,
+			children.map((child) => child.label).join(', '),
+		);
+		assert.match(workload.description, /\d+\/\d+ WECs/);
+	});
+});
+
 describe('the merge preview on live clusters', () => {
 	it('merges a WDS workload from the WorkStatus objects of the ITS context', async () => {
 		const api = await extensionApi();
@@ -235,3 +454,64 @@ describe('the merge preview on live clusters', () => {
 		assert.match(document.getText(), /WorkStatus object\(s\) refer to it/);
 	});
 });
+
+describe('above the BundleDeployment threshold', () => {
+	after(async () => {
+		await vscode.workspace
+			.getConfiguration('kubeStatusLens.clusters')
+			.update('bundleDeploymentThreshold', undefined, vscode.ConfigurationTarget.Global);
+	});
+
+	it("relies on Fleet roll-ups and lists a Bundle's BundleDeployments when it is expanded", async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		await vscode.workspace
+			.getConfiguration('kubeStatusLens.clusters')
+			.update('bundleDeploymentThreshold', 1, vscode.ConfigurationTarget.Global);
+		const rootId = await eventually('fleet-mgmt to say it is in roll-ups-only mode', () =>
+			api.provider.getChildren().find((id) => {
+				const node = api.graph.node(id);
+				return node?.label === 'fleet-mgmt' && /roll-ups only/.test(node.description);
+			}),
+		);
+		const bundle = await eventually('a Bundle that lists on demand', () =>
+			walkFrom(api, rootId).find((node) => node.ref?.kind === 'Bundle' && node.listOnDemand),
+		);
+		assert.notEqual(
+			api.provider.getTreeItem(bundle.id).collapsibleState,
+			vscode.TreeItemCollapsibleState.None,
+		);
+		const first = api.provider.getChildren(bundle.id);
+		assert.ok(first.length > 0);
+		const listed = await eventually(
+			() =>
+				`the BundleDeployments of the Bundle (listing: ${JSON.stringify(api.provider.listingOf(bundle.id))}, children: ${api.provider
+					.getChildren(bundle.id)
+					.map((id) => api.graph.node(id)?.label ?? JSON.stringify(id))
+					.join(', ')})`,
+			() => {
+				const children = api.provider.getChildren(bundle.id).map((id) => api.graph.node(id));
+				return children.length > 0 &&
+					children.every((child) => child?.ref?.kind === 'BundleDeployment')
+					? children
+					: undefined;
+			},
+		);
+		assert.ok(listed.length >= 1);
+		assert.equal(api.provider.listingOf(bundle.id)?.kind, 'listed');
+	});
+});
+
+/** The nodes below one node, as the provider serves them. */
+function walkFrom(api: Awaited<ReturnType<typeof extensionApi>>, id: string): TreeNode[] {
+	const found: TreeNode[] = [];
+	const visit = (parent: string, depth: number): void => {
+		if (depth > 6) return;
+		for (const child of api.graph.children(parent)) {
+			found.push(child);
+			visit(child.id, depth + 1);
+		}
+	};
+	visit(id, 0);
+	return found;
+}

@@ -16,7 +16,7 @@ export async function extensionApi(): Promise<ExtensionApi> {
 
 /** Polls until `check` returns a value, or fails with `what` after `ms`. */
 export async function eventually<T>(
-	what: string,
+	what: string | (() => string),
 	check: () => T | undefined | false | Promise<T | undefined | false>,
 	ms = 20_000,
 ): Promise<T> {
@@ -24,7 +24,9 @@ export async function eventually<T>(
 	for (;;) {
 		const value = await check();
 		if (value) return value;
-		if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+		if (Date.now() > until) {
+			throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+		}
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { contextPairsOf, wdsContextsOf } from '../../../../src/core/merge/contextPairing.ts';
+
+function workStatus(origin?: string): unknown {
+	return {
+		apiVersion: 'control.kubestellar.io/v1alpha1',
+		kind: 'WorkStatus',
+		metadata: {
+			name: 'appsv1-deployment-default-nginx',
+			namespace: 'wec1',
+			labels: origin ? { 'transport.kubestellar.io/originWdsName': origin } : {},
+		},
+	};
+}
+
+describe('pairing an ITS context with its WDS contexts', () => {
+	it('follows the originWdsName label to the open context of that name when nothing is set', () => {
+		assert.deepEqual(wdsContextsOf(workStatus('wds1'), 'its1', [], ['wds1', 'its1']), ['wds1']);
+		assert.deepEqual(wdsContextsOf(workStatus('wds2'), 'its1', [], ['wds1', 'its1']), []);
+		assert.deepEqual(wdsContextsOf(workStatus(), 'its1', [], ['wds1', 'its1']), []);
+		assert.deepEqual(wdsContextsOf(workStatus('its1'), 'its1', [], ['its1']), [], 'never itself');
+	});
+
+	it('uses the pairs set for that ITS alone, filtered by the WDS name when given', () => {
+		const pairs = contextPairsOf([
+			{ wds: 'kubestellar-wds', its: 'kubestellar-its', wdsName: 'wds1' },
+			{ wds: 'other-wds', its: 'kubestellar-its', wdsName: 'wds2' },
+			{ wds: 'any-wds', its: 'another-its' },
+		]);
+		const open = ['kubestellar-wds', 'kubestellar-its', 'other-wds', 'any-wds', 'wds1'];
+		assert.deepEqual(wdsContextsOf(workStatus('wds1'), 'kubestellar-its', pairs, open), [
+			'kubestellar-wds',
+		]);
+		assert.deepEqual(wdsContextsOf(workStatus('wds2'), 'kubestellar-its', pairs, open), [
+			'other-wds',
+		]);
+		assert.deepEqual(wdsContextsOf(workStatus('wds3'), 'another-its', pairs, open), ['any-wds']);
+		assert.deepEqual(
+			wdsContextsOf(workStatus('wds1'), 'kubestellar-its', pairs, ['kubestellar-its']),
+			[],
+			'a WDS context that is not open gets nothing',
+		);
+	});
+
+	it('reads only well-formed pairs from the setting', () => {
+		assert.deepEqual(contextPairsOf('wds=its'), []);
+		assert.deepEqual(
+			contextPairsOf([{ wds: 'a' }, { its: 'b' }, null, { wds: 'a', its: 'b', wdsName: 3 }]),
+			[{ wds: 'a', its: 'b' }],
+		);
+	});
+});
