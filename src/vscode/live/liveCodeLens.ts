@@ -81,7 +81,10 @@ export class LiveStatusCodeLensProvider implements vscode.CodeLensProvider, vsco
 				new vscode.CodeLens(range, {
 					title: 'Diff live ↔ manifest',
 					command: 'kubeStatusLens.live.diffWithManifest',
-					arguments: [found.node.id],
+					arguments: [
+						found.node.id,
+						{ uri: document.uri.toString(), line: entry.range.start.line },
+					],
 				}),
 			);
 		}

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
+import { comparableObject } from '../../core/manifest/comparable.ts';
+import { parseManifests } from '../../core/manifest/parse.ts';
 import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
 import type * as actionsModule from '../../k8s/actions.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
@@ -64,17 +66,21 @@ export function registerLiveCommands(
 		void vscode.window.showErrorMessage(shown);
 		return shown;
 	};
+	const readOnlyUri = (name: string, text: string): vscode.Uri => {
+		const uri = vscode.Uri.from({
+			scheme: liveScheme,
+			path: `/${name.replace(/[^A-Za-z0-9._ ()-]+/g, '-')}`,
+		});
+		documents.set(uri.toString(), text);
+		emitter.fire(uri);
+		return uri;
+	};
 	const openReadOnly = async (
 		name: string,
 		text: string,
 		language: string,
 	): Promise<vscode.Uri> => {
-		const uri = vscode.Uri.from({
-			scheme: liveScheme,
-			path: `/${name.replace(/[^A-Za-z0-9._ -]+/g, '-')}`,
-		});
-		documents.set(uri.toString(), text);
-		emitter.fire(uri);
+		const uri = readOnlyUri(name, text);
 		const document = await vscode.workspace.openTextDocument(uri);
 		await vscode.languages.setTextDocumentLanguage(document, language);
 		await vscode.window.showTextDocument(document, { preview: true });
@@ -137,39 +143,58 @@ export function registerLiveCommands(
 				)
 			).toString();
 		}),
-		vscode.commands.registerCommand('kubeStatusLens.live.diffWithManifest', async (id?: string) => {
-			const target = targetOf(id);
-			if (!target) return undefined;
-			const manifests = graph.findNodesForObject('workspace', target.node.objectKey ?? '');
-			const source = manifests
-				.map((nodeId) => graph.node(nodeId)?.sources?.[0])
-				.find((entry) => entry?.line !== undefined);
-			if (!source) {
-				void vscode.window.showInformationMessage(
-					`No workspace file declares ${describe(target)}.`,
+		vscode.commands.registerCommand(
+			'kubeStatusLens.live.diffWithManifest',
+			async (id?: string, at?: { readonly uri: string; readonly line: number }) => {
+				const target = targetOf(id);
+				if (!target) return undefined;
+				// From a CodeLens: the object at that place of that file; from the tree: the first file declaring it.
+				const declaredAt =
+					at ??
+					graph
+						.findNodesForObject('workspace', target.node.objectKey ?? '')
+						.map((nodeId) => graph.node(nodeId)?.sources?.[0])
+						.map((entry) =>
+							entry?.line !== undefined ? { uri: entry.sourceId, line: entry.line } : undefined,
+						)
+						.find((entry) => entry !== undefined);
+				const document = declaredAt
+					? await vscode.workspace.openTextDocument(vscode.Uri.parse(declaredAt.uri))
+					: undefined;
+				const declared = document
+					? objectAtLine(document.getText(), document.uri.path, declaredAt?.line ?? 0)
+					: undefined;
+				if (!document || !declared) {
+					void vscode.window.showInformationMessage(
+						`No workspace file declares ${describe(target)}.`,
+					);
+					return undefined;
+				}
+				const result = await (
+					await loadActions()
+				).getObject(target.kubeconfig, target.context, target.ref);
+				if (!result.ok) {
+					failed(`Reading ${describe(target)}`, result);
+					return undefined;
+				}
+				// Both sides are the one object, without what the server and controllers write, printed the same
+				// way: the diff shows drift, not formatting, comments, the file's other documents or status.
+				const file = vscode.workspace.asRelativePath(document.uri);
+				const name = `${target.context} ${target.ref.kind} ${target.ref.name}`;
+				const live = readOnlyUri(`${name} (live).yaml`, stringify(comparableObject(result.object)));
+				const manifest = readOnlyUri(
+					`${name} (${file.replace(/.*\//, '')}).yaml`,
+					stringify(comparableObject(declared)),
 				);
-				return undefined;
-			}
-			const result = await (
-				await loadActions()
-			).getObject(target.kubeconfig, target.context, target.ref);
-			if (!result.ok) {
-				failed(`Reading ${describe(target)}`, result);
-				return undefined;
-			}
-			const live = await openReadOnly(
-				`${target.context} ${target.ref.kind} ${target.ref.name} (live).yaml`,
-				stringify(result.object),
-				'yaml',
-			);
-			await vscode.commands.executeCommand(
-				'vscode.diff',
-				live,
-				vscode.Uri.parse(source.sourceId),
-				`${target.ref.name}: live ↔ ${source.label ?? 'manifest'}`,
-			);
-			return live.toString();
-		}),
+				await vscode.commands.executeCommand(
+					'vscode.diff',
+					live,
+					manifest,
+					`${target.ref.name}: live ↔ ${file}:${(declaredAt?.line ?? 0) + 1}`,
+				);
+				return live.toString();
+			},
+		),
 		vscode.commands.registerCommand('kubeStatusLens.live.showEvents', async (id?: string) => {
 			const target = targetOf(id);
 			if (!target) return undefined;
@@ -278,4 +303,13 @@ export function registerLiveCommands(
 			(t) => `Unpaused ${describe(t)}`,
 		),
 	);
+}
+
+/** The object of the document that starts at or before a line (the one a CodeLens or tree source points at). */
+function objectAtLine(text: string, fileName: string, line: number): unknown {
+	let found: unknown;
+	for (const entry of parseManifests(text, { fileName }).objects) {
+		if (entry.range.start.line <= line || found === undefined) found = entry.object;
+	}
+	return found;
 }

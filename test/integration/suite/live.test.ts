@@ -376,6 +376,32 @@ describe('live status in manifests', () => {
 		});
 		const lens = lenses.find((entry) => entry.command?.title.startsWith('Live (platform)'));
 		assert.equal(lens?.command?.command, 'kubeStatusLens.resource.explain');
+
+		// The diff lens compares the one object, both sides without what the server writes.
+		const diff = lenses.find(
+			(entry) => entry.command?.command === 'kubeStatusLens.live.diffWithManifest',
+		);
+		assert.ok(diff?.command);
+		const liveUri = await vscode.commands.executeCommand<string>(
+			diff.command.command,
+			...(diff.command.arguments ?? []),
+		);
+		const liveText = (await vscode.workspace.openTextDocument(vscode.Uri.parse(liveUri))).getText();
+		assert.match(liveText, /name: podinfo\n/);
+		assert.ok(!/^status:|uid:|resourceVersion:/m.test(liveText), liveText);
+		const manifest = await eventually(
+			() =>
+				`the manifest side among ${vscode.workspace.textDocuments.map((document) => document.uri.toString()).join(', ')}`,
+			() =>
+				vscode.workspace.textDocuments.find(
+					(document) =>
+						document.uri.scheme === 'kube-status-lens-live' &&
+						document.uri.path.includes('(helmrepositories.yaml)'),
+				),
+			5000,
+		);
+		assert.match(manifest.getText(), /name: podinfo\n/);
+		assert.ok(!/podinfo-oci/.test(manifest.getText()), 'only the one object, not the whole file');
 	});
 });
 
