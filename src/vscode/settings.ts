@@ -16,6 +16,7 @@ export const settingKeys = [
 	'kubeStatusLens.clusters.contexts',
 	'kubeStatusLens.clusters.namespaces',
 	'kubeStatusLens.clusters.bundleDeploymentThreshold',
+	'kubeStatusLens.clusters.kubestellarPairs',
 ] as const;
 
 function stringArray(value: unknown, fallback: readonly string[]): string[] {
