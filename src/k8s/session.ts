@@ -1,7 +1,8 @@
 // One kube context, live: discovery of what the cluster serves, then list + watch per resource (client-go's
 // reflector: resourceVersion, bookmarks, relist on 410 Gone, reconnect with backoff and jitter), feeding an
-// ObjectStore and reporting events and states as data. Every request has a bounded timeout, exec plugins included,
-// so an unreachable cluster or a plugin waiting for a login becomes a state within seconds, never a spinner.
+// ObjectStore and reporting events and states as data. Discovery runs again every few minutes and after a 404, so
+// CRDs installed or removed later are followed. Every request has a bounded timeout, exec plugins included, so an
+// unreachable cluster or a plugin waiting for a login becomes a state within seconds, never a spinner.
 //
 // HTTP goes through client-node: `KubeConfig.applySecurityAuthentication` (TLS, tokens, client certificates, exec,
 // OIDC), its fetch-based `IsomorphicFetchHttpLibrary` for lists and discovery, and its `Watch` for watches.
@@ -159,8 +160,16 @@ export interface SessionOptions {
 	readonly requestTimeoutMs?: number;
 	/** Bound on an exec credential plugin. Default 10 s. */
 	readonly execTimeoutMs?: number;
-	/** Above this many BundleDeployments they are not watched. Default 20,000. */
+	/**
+	 * Above this many BundleDeployments they are not watched. Default 20,000. Once above, they are watched again
+	 * only below 90% of it, so a fleet near the threshold does not switch back and forth.
+	 */
 	readonly bundleDeploymentThreshold?: number;
+	/**
+	 * While running, discovery and the BundleDeployment count run again this often (and soon after a resource
+	 * answers 404), so CRDs installed or removed later are seen. Default 5 minutes.
+	 */
+	readonly rediscoverMs?: number;
 	/** Objects per list page. Default 500, as client-go's reflector. */
 	readonly pageSize?: number;
 	/** Reconnect delays: doubling from initialMs to maxMs, with jitter. Default 500 ms to 30 s. */
@@ -585,7 +594,6 @@ interface ListPage {
 	readonly resourceVersion: string | undefined;
 }
 
-/** The pages of a collection, following `continue`; every request bounded as `getJson` bounds it. */
 /**
  * The `continue` token of a list from the start of its JSON, or 'unknown' when the start is too short to say.
  * kube-apiserver writes a list's metadata before its items (Go encodes struct fields in order), so the token is
@@ -758,6 +766,8 @@ interface ReflectorHost {
 	changed(reflector: Reflector): void;
 	emit(event: ObjectEvent): void;
 	forbiddenAcrossNamespaces(reflector: Reflector): boolean;
+	/** A list or watch answered 404: the CRD may have gone. */
+	notServed(reflector: Reflector): void;
 	log(message: string): void;
 }
 
@@ -817,9 +827,10 @@ class Reflector {
 	}
 
 	#fail(failure: RequestFailure): void {
-		if (failure.kind === 'stopped') return;
+		if (failure.kind === 'stopped' || this.stopped) return;
 		const kind = failure.kind === 'gone' ? 'server-error' : failure.kind;
 		this.#setState({ kind, message: failure.message });
+		if (failure.kind === 'not-installed') this.#host.notServed(this);
 	}
 
 	#sleepFor(ms: number): Promise<void> {
@@ -908,6 +919,8 @@ class Reflector {
 			for (const item of page.items) items.push(item);
 			resourceVersion = page.resourceVersion ?? resourceVersion;
 		}
+		// Stopped after the last page arrived (the resource went away): its objects must not come back.
+		if (this.stopped) return;
 		this.#resourceVersion = resourceVersion;
 		const store = this.#host.store;
 		store.replace(this.resource.id, items, this.namespace);
@@ -1089,6 +1102,59 @@ interface Discovery {
 	readonly groups: ReadonlyMap<string, ConnectionState | undefined>;
 }
 
+/** When discovery runs again during one run; a new run gets a new one. */
+interface Rediscovery {
+	readonly stop: AbortSignal;
+	timer: NodeJS.Timeout | undefined;
+	dueAt: number;
+	running: boolean;
+	/** Asked for again (a 404) while running. */
+	again: boolean;
+	lastStartedAt: number;
+}
+
+/** Whether two discoveries serve the same resources and groups, in the same states. */
+function sameDiscovery(a: Discovery, b: Discovery): boolean {
+	if (a.resources.length !== b.resources.length || a.groups.size !== b.groups.size) return false;
+	if (a.resources.some((resource, index) => resource.id !== b.resources[index]?.id)) return false;
+	for (const [group, state] of a.groups) {
+		if (!b.groups.has(group)) return false;
+		const other = b.groups.get(group);
+		if (state?.kind !== other?.kind || state?.message !== other?.message) return false;
+	}
+	return true;
+}
+
+/**
+ * A rediscovery in which some groups failed (500, 403): they keep what the previous discovery found, so their
+ * watches go on. A group that answered 404 has gone and is not kept.
+ */
+function withFailedGroupsKept(previous: Discovery, next: Discovery): Discovery {
+	const kept = new Set<string>();
+	for (const [group, state] of next.groups) {
+		if (state !== undefined && state.kind !== 'not-installed' && previous.groups.has(group)) {
+			kept.add(group);
+		}
+	}
+	if (kept.size === 0) return next;
+	const groups = new Map(next.groups);
+	for (const group of kept) groups.set(group, previous.groups.get(group));
+	const resources = [
+		...next.resources.filter((resource) => !kept.has(resource.group)),
+		...previous.resources.filter((resource) => kept.has(resource.group)),
+	].sort((a, b) => a.id.localeCompare(b.id));
+	return { resources, groups };
+}
+
+function sameBundleDeploymentMode(a: BundleDeploymentMode, b: BundleDeploymentMode): boolean {
+	return (
+		a.mode === b.mode &&
+		a.threshold === b.threshold &&
+		a.count === b.count &&
+		a.atLeast === b.atLeast
+	);
+}
+
 const bundleDeploymentGroup = 'fleet.cattle.io';
 const bundleDeploymentKind = 'BundleDeployment';
 
@@ -1114,6 +1180,7 @@ export class Session implements Disposable {
 	#synced: { promise: Promise<void>; resolve: () => void } | undefined;
 	#disposed = false;
 	#retryTimer: NodeJS.Timeout | undefined;
+	#rediscovery: Rediscovery | undefined;
 
 	constructor(options: SessionOptions) {
 		this.#options = options;
@@ -1207,7 +1274,8 @@ export class Session implements Disposable {
 				},
 			};
 		}
-		const stop = this.#run?.signal ?? AbortSignal.abort();
+		// A paused session (nothing else uses the watches) still answers an expansion: each request has its timeout.
+		const stop = this.#run?.signal ?? new AbortController().signal;
 		const namespaces =
 			namespace !== undefined
 				? [namespace]
@@ -1276,6 +1344,8 @@ export class Session implements Disposable {
 	#stopRun(): void {
 		clearTimeout(this.#retryTimer);
 		this.#retryTimer = undefined;
+		clearTimeout(this.#rediscovery?.timer);
+		this.#rediscovery = undefined;
 		this.#run?.abort();
 		this.#run = undefined;
 		for (const reflectors of this.#reflectors.values()) {
@@ -1332,10 +1402,10 @@ export class Session implements Disposable {
 		const client = this.#client;
 		let attempt = 0;
 		let discovery: Discovery | undefined;
-		// FIXME(issue 5): discovery and the BundleDeployment count run when a run starts; a CRD installed later, or
-		// a fleet that grows past the threshold, is seen at the next start() (after a pause) or retry().
+		let startedAt = 0;
 		while (!stop.aborted) {
 			try {
+				startedAt = Date.now();
 				discovery = await this.#discover(client, stop);
 				break;
 			} catch (error) {
@@ -1354,30 +1424,144 @@ export class Session implements Disposable {
 			}
 		}
 		if (stop.aborted || !discovery) return;
-		this.#discovery = discovery;
-		// Resources no longer served (a CRD removed while paused) leave the cache.
-		const served = new Set(discovery.resources.map((resource) => resource.id));
-		for (const source of this.store.sources()) {
-			if (!served.has(source)) {
-				this.store.clear(source);
-				this.#objectEvents.fire({ type: 'resync', resource: source, objects: [] });
-			}
-		}
-		await this.#decideBundleDeploymentMode(client, discovery, stop);
+		const bundleDeployments = await this.#decideBundleDeploymentMode(client, discovery, stop);
 		if (stop.aborted) return;
 		this.#discoveryState = { kind: 'ready', message: 'discovered' };
-		for (const resource of discovery.resources) {
-			if (this.#isUnwatchedBundleDeployment(resource)) {
-				if (this.store.sources().includes(resource.id)) {
-					this.store.clear(resource.id);
-					this.#objectEvents.fire({ type: 'resync', resource: resource.id, objects: [] });
-				}
-				continue;
-			}
-			this.#startReflectors(resource, [undefined]);
-		}
+		const rediscovery: Rediscovery = {
+			stop,
+			timer: undefined,
+			dueAt: 0,
+			running: false,
+			again: false,
+			lastStartedAt: startedAt,
+		};
+		this.#rediscovery = rediscovery;
+		this.#applyDiscovery(discovery, bundleDeployments);
+		this.#scheduleRediscovery(rediscovery, this.#rediscoverMs());
 		this.#emitState();
 		this.#checkSynced();
+	}
+
+	#rediscoverMs(): number {
+		return this.#options.rediscoverMs ?? 5 * 60_000;
+	}
+
+	/** Runs discovery again after `delayMs`, or sooner if it is already due sooner. */
+	#scheduleRediscovery(rediscovery: Rediscovery, delayMs: number): void {
+		if (rediscovery.stop.aborted) return;
+		if (rediscovery.running) {
+			// The rediscovery under way schedules the next one when it ends; a 404 meanwhile asks for one more.
+			if (delayMs < this.#rediscoverMs()) rediscovery.again = true;
+			return;
+		}
+		const dueAt = Date.now() + delayMs;
+		if (rediscovery.timer !== undefined && rediscovery.dueAt <= dueAt) return;
+		clearTimeout(rediscovery.timer);
+		rediscovery.dueAt = dueAt;
+		rediscovery.timer = setTimeout(() => {
+			rediscovery.timer = undefined;
+			void this.#rediscover(rediscovery).catch((error: unknown) => {
+				this.#log(`rediscovery of ${this.context} failed: ${String(error)}`);
+			});
+		}, delayMs);
+	}
+
+	/**
+	 * A list or watch answered 404: discovery runs again now, unless it ran within the slowest backoff step (CRDs
+	 * change rarely, and a resource that keeps answering 404 must not turn into a discovery loop).
+	 */
+	#rediscoverSoon(): void {
+		const rediscovery = this.#rediscovery;
+		if (rediscovery) this.#scheduleRediscovery(rediscovery, this.#soonMs(rediscovery));
+	}
+
+	#soonMs(rediscovery: Rediscovery): number {
+		const spacingMs = this.#options.backoff?.maxMs ?? 30_000;
+		return Math.max(0, rediscovery.lastStartedAt + spacingMs - Date.now());
+	}
+
+	/**
+	 * Discovery and the BundleDeployment count again, applied to the running watches. A failure changes nothing:
+	 * what runs keeps running, and the next period tries again.
+	 */
+	async #rediscover(rediscovery: Rediscovery): Promise<void> {
+		const client = this.#client;
+		const stop = rediscovery.stop;
+		if (!client || stop.aborted || rediscovery.running) return;
+		rediscovery.running = true;
+		rediscovery.again = false;
+		rediscovery.lastStartedAt = Date.now();
+		try {
+			const found = await this.#discover(client, stop);
+			if (stop.aborted) return;
+			const previous = this.#discovery;
+			for (const [group, state] of found.groups) {
+				if (state !== undefined && state.kind !== 'not-installed' && previous?.groups.has(group)) {
+					this.#log(`rediscovery of ${this.context}: ${group} kept as it was: ${state.message}`);
+				}
+			}
+			const discovery = previous ? withFailedGroupsKept(previous, found) : found;
+			const bundleDeployments = await this.#decideBundleDeploymentMode(client, discovery, stop);
+			if (stop.aborted) return;
+			if (this.#applyDiscovery(discovery, bundleDeployments)) {
+				this.#emitState();
+				this.#checkSynced();
+			}
+		} catch (error) {
+			if (stop.aborted) return;
+			const failure = failureOf(error, client.server, client.requestTimeoutMs);
+			this.#log(
+				`rediscovery of ${this.context} failed, the watches go on as they are: ${failure.message}`,
+			);
+		} finally {
+			rediscovery.running = false;
+			const again = rediscovery.again;
+			rediscovery.again = false;
+			if (again) this.#scheduleRediscovery(rediscovery, this.#soonMs(rediscovery));
+			this.#scheduleRediscovery(rediscovery, this.#rediscoverMs());
+		}
+	}
+
+	/**
+	 * Makes the watches follow a discovery: resources no longer served stop and leave the cache, new ones start,
+	 * and BundleDeployments follow the mode. True when what a view shows of the context changed.
+	 */
+	#applyDiscovery(discovery: Discovery, bundleDeployments: BundleDeploymentMode): boolean {
+		const previous = this.#discovery;
+		const changed =
+			!previous ||
+			!sameDiscovery(previous, discovery) ||
+			!sameBundleDeploymentMode(this.#bundleDeployments, bundleDeployments);
+		const served = new Set(discovery.resources.map((resource) => resource.id));
+		for (const id of [...this.#reflectors.keys()]) {
+			if (!served.has(id)) this.#stopReflectors(id);
+		}
+		// Resources no longer served (a CRD removed now, or while paused) leave the cache.
+		for (const source of this.store.sources()) {
+			if (!served.has(source)) this.#clearSource(source);
+		}
+		this.#discovery = discovery;
+		this.#bundleDeployments = bundleDeployments;
+		for (const resource of discovery.resources) {
+			if (this.#isUnwatchedBundleDeployment(resource)) {
+				this.#stopReflectors(resource.id);
+				if (this.store.sources().includes(resource.id)) this.#clearSource(resource.id);
+				continue;
+			}
+			if (!this.#reflectors.has(resource.id)) this.#startReflectors(resource, [undefined]);
+		}
+		return changed;
+	}
+
+	#stopReflectors(id: string): void {
+		for (const reflector of this.#reflectors.get(id) ?? []) reflector.stop();
+		this.#reflectors.delete(id);
+		this.#fallbackNamespaces.delete(id);
+	}
+
+	#clearSource(source: string): void {
+		this.store.clear(source);
+		this.#objectEvents.fire({ type: 'resync', resource: source, objects: [] });
 	}
 
 	#isUnwatchedBundleDeployment(resource: WatchedResource): boolean {
@@ -1402,6 +1586,7 @@ export class Session implements Disposable {
 			},
 			emit: (event) => this.#objectEvents.fire(event),
 			forbiddenAcrossNamespaces: (reflector) => this.#fallBackToNamespaces(reflector),
+			notServed: () => this.#rediscoverSoon(),
 			log: this.#log,
 		};
 		const reflectors = namespaces.map((namespace) => new Reflector(host, resource, namespace));
@@ -1468,21 +1653,20 @@ export class Session implements Disposable {
 
 	/**
 	 * Counts BundleDeployments with a list of limit 1 (the server's remainingItemCount), or by counting pages when
-	 * the server gives no count, stopping once above the threshold.
+	 * the server gives no count, stopping once above the threshold. Roll-ups-only mode ends only below 90% of the
+	 * threshold. When counting fails the previous decision stands (watch all at first).
 	 */
 	async #decideBundleDeploymentMode(
 		client: ClientSettings,
 		discovery: Discovery,
 		stop: AbortSignal,
-	): Promise<void> {
+	): Promise<BundleDeploymentMode> {
 		const threshold = this.#threshold();
+		const previous = this.#bundleDeployments;
 		const resource = discovery.resources.find(
 			(entry) => entry.group === bundleDeploymentGroup && entry.kind === bundleDeploymentKind,
 		);
-		if (!resource) {
-			this.#bundleDeployments = { mode: 'unknown', threshold };
-			return;
-		}
+		if (!resource) return { mode: 'unknown', threshold };
 		const countIn = async (
 			namespace: string | undefined,
 			budget: number,
@@ -1538,15 +1722,21 @@ export class Session implements Disposable {
 					if (counted.count > threshold) break;
 				}
 			}
-			this.#bundleDeployments = {
-				mode: counted.count > threshold ? 'roll-ups-only' : 'watch-all',
+			const rollUpsOnly =
+				counted.count > threshold ||
+				(previous.mode === 'roll-ups-only' && counted.count * 10 >= threshold * 9);
+			return {
+				mode: rollUpsOnly ? 'roll-ups-only' : 'watch-all',
 				threshold,
 				count: counted.count,
 				...(counted.atLeast ? { atLeast: true } : {}),
 			};
-		} catch {
+		} catch (error) {
+			if (stop.aborted) return previous;
 			// Counting failed (forbidden, say): the BundleDeployment watch reports the same problem itself.
-			this.#bundleDeployments = { mode: 'watch-all', threshold };
+			const failure = failureOf(error, client.server, client.requestTimeoutMs);
+			this.#log(`counting BundleDeployments in ${this.context} failed: ${failure.message}`);
+			return previous.mode === 'unknown' ? { mode: 'watch-all', threshold } : previous;
 		}
 	}
 
@@ -1555,14 +1745,19 @@ export class Session implements Disposable {
 		return resources.map((resource): ResourceStatus => {
 			const count = this.store.countOf(resource.id);
 			if (this.#isUnwatchedBundleDeployment(resource)) {
-				const counted = this.#bundleDeployments.count ?? 0;
+				const { count: counted = 0, atLeast, threshold } = this.#bundleDeployments;
+				const number = (value: number): string => value.toLocaleString('en-US');
+				const why =
+					counted > threshold
+						? `is above the threshold of ${number(threshold)}`
+						: `was above the threshold of ${number(threshold)}; watched again below ${number(Math.ceil((threshold * 9) / 10))}`;
 				return {
 					resource,
 					count,
 					watched: false,
 					state: {
 						kind: 'ready',
-						message: `roll-ups only: ${this.#bundleDeployments.atLeast ? 'more than ' : ''}${counted.toLocaleString('en-US')} BundleDeployments is above the threshold of ${this.#threshold().toLocaleString('en-US')}; they are listed when a node is expanded`,
+						message: `roll-ups only: ${atLeast ? 'more than ' : ''}${number(counted)} BundleDeployments ${why}; they are listed when a node is expanded`,
 					},
 				};
 			}

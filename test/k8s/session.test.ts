@@ -5,8 +5,10 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { FaultHandle } from '../../src/apiserver/faults.ts';
 import type { JsonObject } from '../../src/apiserver/patch.ts';
+import { resourceTypes } from '../../src/apiserver/resources.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
 import { loadKubeconfig, type MergedKubeconfig } from '../../src/k8s/kubeconfig.ts';
 import {
@@ -798,6 +800,243 @@ contexts:
 		await assertCacheMatchesServer(harness.server, session);
 		const listed = await session.listBundleDeployments('fleet.cattle.io/bundle-name=web-web');
 		assert.equal(listed.kind === 'ok' ? listed.objects.length : -1, 1);
+	});
+});
+
+describe('rediscovery while running', () => {
+	let harness: Harness;
+	const allGroups = [...new Set(resourceTypes.map((type) => type.group))];
+	const groupsWithout = (removed: readonly string[]): string[] =>
+		allGroups.filter((group) => !removed.includes(group));
+	const fluxGroups = allGroups.filter((group) => group.endsWith('.toolkit.fluxcd.io'));
+	const kustomizations = 'kustomize.toolkit.fluxcd.io/v1/kustomizations';
+	const bundleDeployments = 'fleet.cattle.io/v1alpha1/bundledeployments';
+	const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+	before(async () => {
+		harness = await startHarness();
+	});
+	after(() => stopHarness(harness));
+	// A failed test must not leave a session rediscovering, or served groups and faults, to the next one.
+	afterEach(() => {
+		for (const session of harness.sessions) session.dispose();
+		harness.server.setServedGroups(undefined);
+		harness.server.faults.clear();
+	});
+
+	it('watches a CRD group installed after the session synced, and lets it go when removed', async () => {
+		harness.server.setServedGroups(groupsWithout(fluxGroups));
+		const session = harness.open('admin', { rediscoverMs: 100 });
+		const fluxStates: string[] = [];
+		session.onState((status) => {
+			const flux = status.systems.find((system) => system.system === 'flux');
+			if (flux) fluxStates.push(`${flux.state.kind} ${flux.groups.join(',')}`);
+		});
+		await session.synced();
+		assert.equal(
+			session.status().systems.find((system) => system.system === 'flux')?.state.kind,
+			'not-installed',
+		);
+		assert.equal(stateOf(session.status(), 'kustomizations'), undefined);
+		await assertCacheMatchesServer(harness.server, session);
+
+		// Flux installed into the cluster being watched.
+		harness.server.setServedGroups(undefined);
+		await waitFor(
+			() => stateOf(session.status(), 'kustomizations')?.kind === 'ready',
+			'kustomizations to be watched',
+		);
+		await waitFor(
+			() =>
+				session.status().systems.find((system) => system.system === 'flux')?.state.kind === 'ready',
+			'flux to be ready',
+		);
+		assert.ok(
+			fluxStates.some((state) => state.startsWith('not-installed') && !state.includes('fluxcd')),
+		);
+		assert.ok(fluxStates.some((state) => state.includes('kustomize.toolkit.fluxcd.io')));
+		await assertCacheMatchesServer(harness.server, session);
+		assert.ok(session.store.get('kustomize.toolkit.fluxcd.io|Kustomization|flux-system|apps'));
+		// Watched, not only listed once.
+		harness.server.store.put({
+			...kustomization,
+			metadata: { namespace: 'flux-system', name: 'later' },
+		});
+		await assertCacheMatchesServer(harness.server, session);
+
+		// Removed again: the local server keeps the open watch going, so only the next period can see it.
+		harness.server.setServedGroups(groupsWithout(fluxGroups));
+		await waitFor(
+			() => stateOf(session.status(), 'kustomizations') === undefined,
+			'kustomizations to be gone',
+		);
+		assert.equal(session.store.countOf(kustomizations), 0);
+		assert.equal(
+			session.status().systems.find((system) => system.system === 'flux')?.state.kind,
+			'not-installed',
+		);
+		await assertCacheMatchesServer(harness.server, session);
+	});
+
+	it('drops a resource from the cache as soon as its watch answers 404, without waiting for the period', async () => {
+		const session = harness.open('admin', { rediscoverMs: 60_000 });
+		const events: ObjectEvent[] = [];
+		session.onObject((event) => events.push(event));
+		await session.synced();
+		assert.ok(session.store.countOf(kustomizations) > 0);
+		harness.server.setServedGroups(groupsWithout(['kustomize.toolkit.fluxcd.io']));
+		// The watch reconnects and gets 404; that starts a rediscovery.
+		harness.server.faults.dropWatches('destroy');
+		await waitFor(
+			() => stateOf(session.status(), 'kustomizations') === undefined,
+			'kustomizations to be gone',
+		);
+		assert.equal(session.store.countOf(kustomizations), 0);
+		assert.ok(
+			events.some(
+				(event) =>
+					event.type === 'resync' &&
+					event.resource === kustomizations &&
+					event.objects.length === 0,
+			),
+		);
+		// The rest of Flux is still there.
+		const flux = session.status().systems.find((system) => system.system === 'flux');
+		assert.equal(flux?.state.kind, 'ready');
+		assert.ok(!flux.groups.includes('kustomize.toolkit.fluxcd.io'));
+		await assertCacheMatchesServer(harness.server, session);
+	});
+
+	it('switches BundleDeployments to roll-ups only above the threshold, and back only below 90% of it', async () => {
+		const session = harness.open('admin', { rediscoverMs: 100, bundleDeploymentThreshold: 100 });
+		const modes: string[] = [];
+		session.onState((status) => {
+			const mode = status.bundleDeployments.mode;
+			if (mode !== 'unknown' && modes.at(-1) !== mode) modes.push(mode);
+		});
+		const events: ObjectEvent[] = [];
+		session.onObject((event) => events.push(event));
+		await session.synced();
+		assert.deepEqual(session.status().bundleDeployments, {
+			mode: 'watch-all',
+			threshold: 100,
+			count: 3,
+		});
+		let fault: FaultHandle | undefined;
+		// The count is a list of limit 1; the watch lists with the page size and is not affected.
+		const countIs = async (count: number, mode: string): Promise<void> => {
+			fault?.remove();
+			fault = harness.server.faults.hugeList(count, {
+				path: /bundledeployments$/,
+				query: /limit=1(&|$)/,
+			});
+			await waitFor(
+				() => session.status().bundleDeployments.count === count,
+				`a count of ${count}`,
+			);
+			assert.equal(session.status().bundleDeployments.mode, mode, `mode at ${count}`);
+		};
+
+		await countIs(100, 'watch-all');
+		await countIs(101, 'roll-ups-only');
+		const unwatched = session
+			.status()
+			.resources.find((entry) => entry.resource.id === bundleDeployments);
+		assert.equal(unwatched?.watched, false);
+		assert.equal(session.store.countOf(bundleDeployments), 0);
+		assert.ok(
+			events.some(
+				(event) =>
+					event.type === 'resync' &&
+					event.resource === bundleDeployments &&
+					event.objects.length === 0,
+			),
+		);
+		await assertCacheMatchesServer(harness.server, session);
+
+		await countIs(95, 'roll-ups-only');
+		await countIs(90, 'roll-ups-only');
+		assert.match(
+			stateOf(session.status(), 'bundledeployments')?.message ?? '',
+			/roll-ups only: 90 BundleDeployments was above the threshold of 100; watched again below 90/,
+		);
+		await countIs(89, 'watch-all');
+		fault?.remove();
+		await waitFor(
+			() => stateOf(session.status(), 'bundledeployments')?.kind === 'ready',
+			'bundledeployments to be watched',
+		);
+		await assertCacheMatchesServer(harness.server, session);
+		assert.equal(session.store.countOf(bundleDeployments), 3);
+		assert.deepEqual(modes, ['watch-all', 'roll-ups-only', 'watch-all']);
+	});
+
+	it('keeps the cache and the watches when a rediscovery fails (500, a failing group, a timeout)', async () => {
+		const logs: string[] = [];
+		const session = harness.open('admin', { rediscoverMs: 100, log: (line) => logs.push(line) });
+		const events: ObjectEvent[] = [];
+		session.onObject((event) => events.push(event));
+		await session.synced();
+		await assertCacheMatchesServer(harness.server, session);
+		const ids = session.status().resources.map((entry) => entry.resource.id);
+		const faults = harness.server.faults;
+		const cases: [string, () => FaultHandle][] = [
+			['500 on /apis', () => faults.respond(500, { path: /^\/apis$/ })],
+			[
+				'500 on one group',
+				() => faults.respond(500, { path: /^\/apis\/fleet\.cattle\.io\/v1alpha1$/ }),
+			],
+			['no answer to /apis', () => faults.hang({ path: /^\/apis$/ })],
+		];
+		for (const [index, [what, inject]] of cases.entries()) {
+			const logged = logs.length;
+			const resyncs = events.filter((event) => event.type === 'resync').length;
+			const fault = inject();
+			await waitFor(
+				() => logs.slice(logged).some((line) => line.startsWith('rediscovery of admin')),
+				`a logged failure (${what})`,
+			);
+			// The watches go on: changes still arrive, and nothing was listed again.
+			harness.server.store.put(gitRepo('fleet-default', `failed-rediscovery-${index}`));
+			await assertCacheMatchesServer(harness.server, session);
+			assert.equal(events.filter((event) => event.type === 'resync').length, resyncs, what);
+			const status = session.status();
+			assert.deepEqual(
+				status.resources.map((entry) => entry.resource.id),
+				ids,
+				what,
+			);
+			assert.equal(status.state.kind, 'ready', what);
+			assert.ok(
+				status.systems.every((system) => system.state.kind === 'ready'),
+				what,
+			);
+			fault.remove();
+		}
+		assert.match(logs.join('\n'), /the server answered 500 to discover API groups/);
+		assert.match(logs.join('\n'), /fleet\.cattle\.io kept as it was: the server answered 500/);
+		assert.match(logs.join('\n'), /no answer within 1\.5 s/);
+	});
+
+	it('stops rediscovering when paused or disposed', async () => {
+		// Its own user, so that only this session's discoveries are counted.
+		const session = harness.open('limited', { rediscoverMs: 50 });
+		await session.synced();
+		const discoveries = harness.server.faults.delay(0, { path: /^\/apis$/, user: 'limited' });
+		await waitFor(() => discoveries.hits >= 2, 'rediscoveries while running');
+		session.pause();
+		await sleep(50);
+		const whilePaused = discoveries.hits;
+		await sleep(300);
+		assert.equal(discoveries.hits, whilePaused);
+		session.start();
+		await session.synced();
+		await waitFor(() => discoveries.hits >= whilePaused + 3, 'rediscoveries after resuming');
+		session.dispose();
+		await sleep(50);
+		const afterDispose = discoveries.hits;
+		await sleep(300);
+		assert.equal(discoveries.hits, afterDispose);
 	});
 });
 
