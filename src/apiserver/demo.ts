@@ -1,12 +1,14 @@
 // The demo cluster: one local API server per demo "cluster" (consecutive ports from a base port), each loaded
 // with its objects from examples/cluster/ and playing its timeline in a loop, plus a kubeconfig with a context for
-// each. `npm run demo-cluster` runs it on its own (src/apiserver/main.ts); `npm start` can start it next to VS Code.
+// each. A stand-in for Flux answers reconcile requests on every cluster (fluxController.ts), timeline or not.
+// `npm run demo-cluster` runs it on its own (src/apiserver/main.ts); `npm start` can start it next to VS Code.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedCertificates } from './certificates.ts';
 import { demoClusters, demoRoundMs, type DemoCluster } from './demoScenario.ts';
+import { startFluxController } from './fluxController.ts';
 import { kubeconfigText } from './kubeconfig.ts';
 import { loadObjects, playScenario, readObjects, type ScenarioPlayback } from './scenario.ts';
 import { startApiServer, type ApiServer } from './server.ts';
@@ -56,6 +58,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 			? demoClusters
 			: demoClusters.filter((cluster) => options.clusters?.includes(cluster.name) === true);
 	const servers = new Map<string, ApiServer>();
+	// Controllers run whether or not the timelines play: a user's reconcile request is answered either way.
+	const controllers: (() => void)[] = [];
 	const initial = new Map<string, Awaited<ReturnType<typeof readObjects>>['objects']>();
 	const basePort = options.basePort ?? 6443;
 	try {
@@ -73,6 +77,9 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 			const read = await readObjects([join(demoExamplesFolder, cluster.folder)]);
 			const loaded = loadObjects(server.store, read.objects);
 			cluster.settle?.(server.store);
+			controllers.push(
+				startFluxController(server.store, { log: (line) => log(`${cluster.name}: ${line}`) }),
+			);
 			initial.set(cluster.name, read.objects);
 			for (const problem of [...read.problems, ...loaded.problems]) {
 				log(`${cluster.name}: ${problem}`);
@@ -80,6 +87,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 			log(`${cluster.name}: ${server.url} (${loaded.loaded} objects)`);
 		}
 	} catch (error) {
+		for (const stop of controllers) stop();
 		await Promise.all([...servers.values()].map((server) => server.close()));
 		throw error;
 	}
@@ -125,6 +133,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		kubeconfigPath: options.kubeconfigPath,
 		async stop() {
 			for (const playback of playbacks) playback.stop();
+			for (const stop of controllers) stop();
 			await Promise.all([...servers.values()].map((server) => server.close()));
 		},
 	};

@@ -347,106 +347,26 @@ export function applyStrategicMergePatch(target: Json, patch: Json): Json {
 	return mergeStrategic(target, patch) ?? {};
 }
 
-// Server-side apply. A field manager's applied configuration is merged into the live object the way a strategic
-// merge would, and fields that the same manager applied last time but left out now are removed. Conflicts are
-// detected between apply managers only: a leaf another manager applied with a different value is a conflict
-// unless `force` is set.
-// FIXME(issue 5): real field ownership also covers fields set by update and patch (managedFields); that is not
-// modelled, so those never conflict here.
+// Server-side apply merges a manager's configuration into the live object as a strategic merge would; which fields
+// it then owns, removes or conflicts on is field ownership, in managedFields.ts.
 
-function keyOfItem(field: string, item: Json, siblings: readonly Json[]): string | undefined {
-	const key = mergeKeyOf(field, siblings);
-	if (key === undefined || !isJsonObject(item)) return undefined;
-	return `${key}=${JSON.stringify(item[key] ?? null)}`;
-}
+/** How a list field is merged and owned: by a key (containers by name), as a set of scalars, or whole. */
+export type ListType =
+	| { readonly kind: 'map'; readonly key: string }
+	| { readonly kind: 'set' }
+	| { readonly kind: 'atomic' };
 
-/** Every leaf of a configuration, as `path -> JSON value`; keyed list items appear under their key. */
-export function leafPaths(config: Json, prefix = ''): Map<string, string> {
-	const leaves = new Map<string, string>();
-	const walk = (value: Json, path: string, field: string): void => {
-		if (isJsonObject(value)) {
-			const entries = Object.entries(value);
-			if (entries.length === 0) leaves.set(path, '{}');
-			for (const [key, item] of entries) walk(item, `${path}.${key}`, key);
-		} else if (
-			Array.isArray(value) &&
-			value.every(isJsonObject) &&
-			mergeKeyOf(field, value) !== undefined
-		) {
-			for (const item of value) walk(item, `${path}[${keyOfItem(field, item, value) ?? '?'}]`, '');
-		} else {
-			leaves.set(path, JSON.stringify(value));
-		}
-	};
-	walk(config, prefix, '');
-	return leaves;
-}
-
-function prune(
-	live: Json | undefined,
-	previous: Json,
-	next: Json | undefined,
-	field: string,
-): Json | undefined {
-	if (isJsonObject(previous) && isJsonObject(live)) {
-		const result: JsonObject = { ...live };
-		for (const [key, before] of Object.entries(previous)) {
-			const after = isJsonObject(next) ? next[key] : undefined;
-			if (after === undefined) {
-				delete result[key];
-			} else {
-				const pruned = prune(result[key], before, after, key);
-				if (pruned === undefined) delete result[key];
-				else result[key] = pruned;
-			}
-		}
-		return result;
-	}
+/** The list type of a field's items: keyed by its merge key when every item has it, else a set or atomic. */
+export function listTypeOf(field: string, items: readonly Json[]): ListType {
 	if (
-		Array.isArray(previous) &&
-		Array.isArray(live) &&
-		mergeKeyOf(field, [...previous, ...live]) !== undefined
+		mergedScalarLists.has(field) &&
+		items.every((item) => !isJsonObject(item) && !Array.isArray(item))
 	) {
-		const nextItems = Array.isArray(next) ? next : [];
-		const siblings = [...previous, ...live];
-		const result: Json[] = [];
-		for (const item of live) {
-			const key = keyOfItem(field, item, siblings);
-			const before = previous.find((candidate) => keyOfItem(field, candidate, siblings) === key);
-			const after = nextItems.find((candidate) => keyOfItem(field, candidate, siblings) === key);
-			if (before !== undefined && after === undefined) continue;
-			result.push(before !== undefined ? (prune(item, before, after, '') ?? item) : item);
-		}
-		return result;
+		return { kind: 'set' };
 	}
-	return live;
-}
-
-/** The live object after a manager applies `config`, given what that manager applied before. */
-export function applyConfiguration(
-	live: Json,
-	config: JsonObject,
-	previous: JsonObject | undefined,
-): Json {
-	const merged = mergeStrategic(live, config) ?? {};
-	return previous === undefined ? merged : (prune(merged, previous, config, '') ?? {});
-}
-
-/** The paths on which `config` disagrees with what other managers applied, with the manager's name. */
-export function applyConflicts(
-	config: JsonObject,
-	live: Json,
-	others: ReadonlyMap<string, JsonObject>,
-): { readonly manager: string; readonly path: string }[] {
-	const mine = leafPaths(config);
-	const current = leafPaths(live);
-	const conflicts: { manager: string; path: string }[] = [];
-	for (const [manager, theirs] of others) {
-		for (const [path, value] of leafPaths(theirs)) {
-			const wanted = mine.get(path);
-			if (path.startsWith('.metadata.') || wanted === undefined) continue;
-			if (wanted !== value && current.get(path) === value) conflicts.push({ manager, path });
-		}
+	const key = mergeKeyOf(field, items);
+	if (key !== undefined && items.every((item) => isJsonObject(item) && item[key] !== undefined)) {
+		return { kind: 'map', key };
 	}
-	return conflicts;
+	return { kind: 'atomic' };
 }

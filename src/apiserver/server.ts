@@ -42,6 +42,7 @@ import {
 	type Fault,
 	type FaultRequest,
 } from './faults.ts';
+import { defaultFieldManager } from './managedFields.ts';
 import { isJsonObject, type Json } from './patch.ts';
 import { apiVersionOf, resourceTypes, type ResourceType } from './resources.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
@@ -633,7 +634,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 		const writeOptions = {
 			dryRun,
 			requireNamespace: true,
-			...(fieldManager === undefined ? {} : { fieldManager }),
+			fieldManager: fieldManager ?? defaultFieldManager(request.headers['user-agent']),
 			...(target.subresource === 'status' ? { subresource: 'status' as const } : {}),
 		};
 		switch (verb) {
@@ -694,6 +695,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 				const existed = store.get(type, namespace, name ?? '') !== undefined;
 				const patched = store.patch(type, namespace, name ?? '', patchType, patch, {
 					...writeOptions,
+					// Apply needs a named manager; no User-Agent stands in for it.
+					...(patchType === 'apply' ? { fieldManager: fieldManager ?? '' } : {}),
 					force: isTrue(params.get('force')),
 				});
 				const code = existed ? 200 : 201;

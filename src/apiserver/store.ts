@@ -2,7 +2,8 @@
 // (etcd's revision), and a bounded history of change events that watches replay from. The semantics that clients
 // depend on live here, so that HTTP requests and in-process calls from tests and scenarios behave the same:
 // server-owned metadata, generation bumps on spec changes only, optimistic concurrency, the status subresource,
-// finalizers, namespace termination, no-op writes that change nothing.
+// finalizers, namespace termination, no-op writes that change nothing, field ownership (managedFields.ts), and list
+// pages that all show one revision.
 
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,13 +17,28 @@ import {
 	staleObjectMessage,
 } from './errors.ts';
 import {
-	applyConfiguration,
-	applyConflicts,
+	appliedEntries,
+	appliedEntryOf,
+	applyConflictError,
+	decodeManagedFields,
+	differenceOf,
+	encodeManagedFields,
+	fieldsOf,
+	fieldsOwnedByOthers,
+	startingEntries,
+	updatedEntries,
+	withoutDisowned,
+	type FieldScope,
+	type FieldSet,
+	type FieldWriter,
+} from './managedFields.ts';
+import {
 	applyJsonPatch,
 	applyMergePatch,
 	applyStrategicMergePatch,
 	isJsonObject,
 	jsonEqual,
+	mergeStrategic,
 	type Json,
 	type JsonObject,
 	cloneJson,
@@ -64,7 +80,18 @@ export interface WriteOptions {
 	readonly dryRun?: boolean;
 	/** Require the namespace to exist, as kube-apiserver does (in-process loading creates it instead). */
 	readonly requireNamespace?: boolean;
+	/**
+	 * Who writes, for metadata.managedFields (HTTP requests always name one, from `?fieldManager` or the
+	 * User-Agent). In-process writes without one leave field ownership as it was.
+	 */
 	readonly fieldManager?: string;
+}
+
+/** What a write does to field ownership besides Update's: an apply owns exactly its configuration's fields. */
+interface OwnershipOptions extends WriteOptions {
+	readonly subresource?: 'status';
+	readonly applied?: FieldSet;
+	readonly force?: boolean;
 }
 
 /** A page of a list. */
@@ -156,6 +183,27 @@ interface Bucket {
 	sortedKeys: string[] | undefined;
 }
 
+/** A list's objects at a past revision where they differ from today's, for the pages after its first. */
+interface PastEntries {
+	/** By key, the entry at the revision of every key changed since; null where the key did not exist yet. */
+	readonly then: Map<string, StoredEntry | null>;
+	/** The keys of `then` that exist no more, sorted; undefined until needed. */
+	gone: string[] | undefined;
+	/** The keys of `then` that did not exist yet and do now, sorted; undefined until needed. */
+	created: string[] | undefined;
+	/** The newest revision `then` accounts for. */
+	upTo: number;
+	readonly createdMs: number;
+}
+
+// Kept views of past revisions: enough for a few clients paging at once, and not past etcd's default compaction
+// interval. Dropping one costs a rebuild from the history, not an error.
+const listViewLimit = 16;
+const listViewTtlMs = 5 * 60_000;
+
+const continueExpiredMessage =
+	'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
 interface ContinueToken {
 	readonly rv: number;
 	readonly start: string;
@@ -195,7 +243,7 @@ export class ObjectStore {
 	private readonly byKind = new Map<string, ResourceType>();
 	private readonly byPlural = new Map<string, ResourceType>();
 	private readonly listeners = new Set<(event: StoreEvent) => void>();
-	private readonly applied = new Map<string, Map<string, JsonObject>>();
+	private readonly listViews = new Map<string, PastEntries>();
 	private readonly historyLimit: number;
 	private readonly now: () => Date;
 	private history: StoreEvent[] = [];
@@ -265,6 +313,7 @@ export class ObjectStore {
 	expireHistory(): void {
 		this.history = [];
 		this.compacted = this.revision;
+		this.listViews.clear();
 	}
 
 	private bucketOf(type: ResourceType): Bucket {
@@ -307,44 +356,58 @@ export class ObjectStore {
 		return bucket.sortedKeys;
 	}
 
-	/** A page of objects of a type, in `namespace/name` order, as etcd lists keys. */
+	/**
+	 * A page of objects of a type, in `namespace/name` order, as etcd lists keys. Pages after the first show the
+	 * objects as they were at the first page's resourceVersion, as etcd's MVCC reads do: the store rebuilds that
+	 * view from its change history, so a continue token lives as long as the history reaches back to it.
+	 */
 	list(type: ResourceType, query: ListQuery): ListPage {
 		const bucket = this.bucketOf(type);
 		const keys = this.sortedKeysOf(bucket);
 		let listVersion = this.revision;
 		const prefix = type.namespaced && query.namespace !== undefined ? `${query.namespace}/` : '';
-		let start = lowerBound(keys, prefix);
+		let from = prefix;
+		let past: PastEntries | undefined;
 		if (query.continueToken !== undefined && query.continueToken !== '') {
 			const token = decodeContinue(query.continueToken);
-			if (token.rv < this.compacted) {
-				throw expired(
-					'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
-				);
-			}
-			// FIXME(issue 5): later pages show the current objects rather than a snapshot at the first page's
-			// revision; the list's resourceVersion stays the first page's, so a watch from it replays anything
-			// newer and an informer still converges.
+			past = this.pastEntries(type, bucket, token.rv);
 			listVersion = token.rv;
-			start = Math.max(start, lowerBound(keys, token.start));
+			if (token.start > from) from = token.start;
 		}
+		const then = past?.then;
+		const gone = past?.gone ?? [];
+		// Two sorted, disjoint key lists walked as one: today's keys, and the keys deleted since the list's revision.
+		let index = lowerBound(keys, from);
+		let goneIndex = lowerBound(gone, from);
+		const nextKey = (): string | undefined => {
+			const key = keys[index];
+			const deleted = gone[goneIndex];
+			if (deleted === undefined || (key !== undefined && key < deleted)) {
+				index++;
+				return key;
+			}
+			goneIndex++;
+			return deleted;
+		};
+		const entryAt = (key: string): StoredEntry | undefined => {
+			const earlier = then?.get(key);
+			return earlier === undefined ? bucket.entries.get(key) : (earlier ?? undefined);
+		};
 		const filtered =
 			(query.labelSelector?.length ?? 0) > 0 || (query.fieldSelector?.length ?? 0) > 0;
 		const limit = query.limit !== undefined && query.limit > 0 ? query.limit : Infinity;
 		const entries: StoredEntry[] = [];
-		let index = start;
-		for (; index < keys.length && entries.length < limit; index++) {
-			const key = keys[index] ?? '';
-			if (!key.startsWith(prefix)) break;
-			const entry = bucket.entries.get(key);
+		let key = nextKey();
+		for (; key?.startsWith(prefix) === true && entries.length < limit; key = nextKey()) {
+			const entry = entryAt(key);
 			if (entry === undefined) continue;
 			if (filtered && !this.matches(entry.object, query)) continue;
 			entries.push(entry);
 		}
+		const rest = key;
 		let more = false;
-		for (let rest = index; rest < keys.length; rest++) {
-			const key = keys[rest] ?? '';
-			if (!key.startsWith(prefix)) break;
-			const entry = bucket.entries.get(key);
+		for (; key?.startsWith(prefix) === true; key = nextKey()) {
+			const entry = entryAt(key);
 			if (entry !== undefined && (!filtered || this.matches(entry.object, query))) {
 				more = true;
 				break;
@@ -356,11 +419,76 @@ export class ObjectStore {
 				? encodeContinue({ rv: listVersion, start: `${last.key}\u0000` })
 				: undefined;
 		let remainingItemCount: number | undefined;
-		if (continueToken !== undefined && !filtered) {
-			const end = prefix === '' ? keys.length : lowerBound(keys, `${prefix.slice(0, -1)}0`);
-			remainingItemCount = end - index;
+		if (continueToken !== undefined && !filtered && rest !== undefined) {
+			// '0' follows '/': the first key past the namespace's.
+			const end = prefix === '' ? undefined : `${prefix.slice(0, -1)}0`;
+			const below = (sorted: readonly string[]): number =>
+				(end === undefined ? sorted.length : lowerBound(sorted, end)) - lowerBound(sorted, rest);
+			remainingItemCount = below(keys) + below(gone) - below(past?.created ?? []);
 		}
 		return { entries, resourceVersion: listVersion, continueToken, remainingItemCount };
+	}
+
+	/**
+	 * The objects of a type that changed after `revision`, as they were at it (null: not there yet), from the
+	 * change history; undefined when nothing changed. 410 Expired once the history no longer reaches back that far.
+	 * Views are kept for the next page (a few, for a few minutes) and brought up to date from the history.
+	 */
+	private pastEntries(
+		type: ResourceType,
+		bucket: Bucket,
+		revision: number,
+	): PastEntries | undefined {
+		if (revision < this.compacted) throw expired(continueExpiredMessage);
+		if (revision >= this.revision) return undefined;
+		const cacheKey = `${resourceKeyOf(type)}@${revision}`;
+		const nowMs = performance.now();
+		let view = this.listViews.get(cacheKey);
+		this.listViews.delete(cacheKey);
+		if (view === undefined || nowMs - view.createdMs > listViewTtlMs) {
+			view = {
+				then: new Map(),
+				gone: undefined,
+				created: undefined,
+				upTo: revision,
+				createdMs: nowMs,
+			};
+		}
+		if (view.upTo < this.revision) {
+			const events = this.eventsSince(view.upTo);
+			if (events === 'expired') throw expired(continueExpiredMessage);
+			for (const event of events) {
+				if (event.resource !== type || view.then.has(event.entry.key)) continue;
+				// The first change after the revision tells what the key held at it.
+				view.then.set(
+					event.entry.key,
+					event.previous === undefined
+						? null
+						: { object: event.previous, key: event.entry.key, json: undefined },
+				);
+			}
+			view.upTo = this.revision;
+			view.gone = undefined;
+			view.created = undefined;
+		}
+		this.listViews.set(cacheKey, view);
+		for (const oldest of this.listViews.keys()) {
+			if (this.listViews.size <= listViewLimit) break;
+			this.listViews.delete(oldest);
+		}
+		if (view.then.size === 0) return undefined;
+		if (view.gone === undefined || view.created === undefined) {
+			const gone: string[] = [];
+			const created: string[] = [];
+			for (const [key, entry] of view.then) {
+				const exists = bucket.entries.has(key);
+				if (entry !== null && !exists) gone.push(key);
+				else if (entry === null && exists) created.push(key);
+			}
+			view.gone = gone.sort();
+			view.created = created.sort();
+		}
+		return view;
 	}
 
 	/** Whether an object is selected by a query's namespace and selectors. */
@@ -480,7 +608,10 @@ export class ObjectStore {
 		type: ResourceType,
 		namespace: string | undefined,
 		body: KubeObject,
-		options: WriteOptions & { readonly keepStatus?: boolean; readonly keepIdentity?: boolean } = {},
+		options: OwnershipOptions & {
+			readonly keepStatus?: boolean;
+			readonly keepIdentity?: boolean;
+		} = {},
 	): KubeObject {
 		const object = cloneJson(body);
 		object.apiVersion = apiVersionOf(type);
@@ -521,6 +652,7 @@ export class ObjectStore {
 			throw alreadyExists(type, name);
 		}
 		if (type.statusSubresource && options.keepStatus !== true) delete object.status;
+		const requested = metadata.managedFields;
 		for (const field of [
 			'deletionTimestamp',
 			'deletionGracePeriodSeconds',
@@ -542,6 +674,7 @@ export class ObjectStore {
 			const labels = isJsonObject(metadata.labels) ? metadata.labels : {};
 			metadata.labels = { ...labels, 'kubernetes.io/metadata.name': name };
 		}
+		this.recordOwnership(type, name, undefined, object, requested, options);
 		if (options.dryRun === true) {
 			metadata.resourceVersion = String(this.revision);
 			return object;
@@ -606,11 +739,12 @@ export class ObjectStore {
 		type: ResourceType,
 		current: StoredEntry,
 		incoming: KubeObject,
-		options: WriteOptions & { readonly subresource?: 'status'; readonly wholeObject?: boolean },
+		options: OwnershipOptions & { readonly wholeObject?: boolean },
 	): KubeObject {
 		const old = current.object;
 		const oldMeta = metadataOf(old);
 		const givenGeneration = metadataOf(incoming).generation;
+		const requested = metadataOf(incoming).managedFields;
 		let next: KubeObject;
 		if (options.subresource === 'status') {
 			next = cloneJson(old);
@@ -620,7 +754,8 @@ export class ObjectStore {
 			next = incoming;
 			next.apiVersion = apiVersionOf(type);
 			next.kind = type.kind;
-			const meta = metadataOf(next);
+			// A patch shares the parts it leaves alone with the stored object, which watches and list views still hold.
+			const meta = { ...metadataOf(next) };
 			next.metadata = meta;
 			for (const field of [
 				'name',
@@ -666,6 +801,7 @@ export class ObjectStore {
 			nextMeta.generation = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
 		}
 		nextMeta.resourceVersion = oldMeta.resourceVersion ?? '';
+		this.recordOwnership(type, stringField(oldMeta, 'name') ?? '', old, next, requested, options);
 		if (nextMeta.deletionTimestamp !== undefined && stringList(nextMeta.finalizers).length === 0) {
 			return this.remove(type, current, options.dryRun === true, next);
 		}
@@ -752,44 +888,96 @@ export class ObjectStore {
 				`the apiVersion and kind of the applied object must be ${apiVersionOf(type)}, ${type.kind}`,
 			);
 		}
-		const objectKey = `${resourceKeyOf(type)}:${this.keyOf(type, namespace, name)}`;
-		const managers = this.applied.get(objectKey) ?? new Map<string, JsonObject>();
-		let result: KubeObject;
+		if (configMeta.managedFields !== undefined) {
+			throw badRequest('metadata.managedFields must be nil');
+		}
+		const ownership = { ...options, applied: fieldsOf(config, this.scopeOf(type, options)) };
 		if (existing === undefined) {
-			result = this.create(type, namespace, config, {
-				...options,
+			return this.create(type, namespace, config, {
+				...ownership,
 				keepStatus: options.subresource === 'status',
 			});
+		}
+		let merged = mergeStrategic(existing.object, config) ?? {};
+		const entries = decodeManagedFields(metadataOf(existing.object).managedFields) ?? [];
+		const previous = appliedEntryOf(entries, this.writerOf(type, manager, options));
+		if (previous !== undefined) {
+			// What this manager applied last time and leaves out now goes, unless someone else owns it.
+			merged = withoutDisowned(
+				merged,
+				differenceOf(previous.fields, ownership.applied),
+				fieldsOwnedByOthers(entries, previous),
+				this.scopeOf(type, options),
+			);
+		}
+		return this.replace(type, existing, merged, ownership);
+	}
+
+	private scopeOf(type: ResourceType, options: { readonly subresource?: 'status' }): FieldScope {
+		if (!type.statusSubresource) return 'all';
+		return options.subresource === 'status' ? 'status' : 'mainResource';
+	}
+
+	private writerOf(
+		type: ResourceType,
+		manager: string,
+		options: { readonly subresource?: 'status' },
+	): FieldWriter {
+		return {
+			manager,
+			apiVersion: apiVersionOf(type),
+			subresource: options.subresource,
+			scope: this.scopeOf(type, options),
+		};
+	}
+
+	/**
+	 * Sets `next`'s metadata.managedFields for a write from `old` (undefined for a create), or throws the 409 of
+	 * an apply that conflicts with other managers. `requested` is the managedFields the request itself carried.
+	 */
+	private recordOwnership(
+		type: ResourceType,
+		name: string,
+		old: KubeObject | undefined,
+		next: KubeObject,
+		requested: Json | undefined,
+		options: OwnershipOptions,
+	): void {
+		const nextMeta = metadataOf(next);
+		const stored = old === undefined ? undefined : metadataOf(old).managedFields;
+		const manager = options.fieldManager;
+		let managedFields: Json[] | undefined;
+		if (manager === undefined) {
+			managedFields = Array.isArray(stored) ? stored : undefined;
 		} else {
-			const others = new Map([...managers].filter(([other]) => other !== manager));
-			const conflicts =
-				options.force === true ? [] : applyConflicts(config, existing.object, others);
-			if (conflicts.length > 0) {
-				throw new ApiError(
-					409,
-					'Conflict',
-					`Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts.map((c) => `conflict with "${c.manager}": ${c.path}`).join(', ')}`,
-					{
+			const writer = this.writerOf(type, manager, options);
+			const now = timestamp(this.now());
+			const fromRequest = options.subresource === undefined && options.applied === undefined;
+			const entries = startingEntries(stored, requested, fromRequest);
+			if (options.applied === undefined) {
+				managedFields = encodeManagedFields(updatedEntries(entries, old, next, writer, now));
+			} else {
+				const result = appliedEntries(
+					entries,
+					old,
+					next,
+					options.applied,
+					writer,
+					now,
+					options.force === true,
+				);
+				if ('conflicts' in result) {
+					throw applyConflictError(result.conflicts, {
 						name,
 						group: type.group,
 						kind: type.plural,
-						causes: conflicts.map((c) => ({
-							reason: 'FieldManagerConflict',
-							message: `conflict with "${c.manager}"`,
-							field: c.path,
-						})),
-					},
-				);
+					});
+				}
+				managedFields = encodeManagedFields(result.entries);
 			}
-			const merged = applyConfiguration(existing.object, config, managers.get(manager));
-			if (!isJsonObject(merged)) throw badRequest('the apply did not result in an object');
-			result = this.replace(type, existing, merged, options);
 		}
-		if (options.dryRun !== true) {
-			managers.set(manager, config);
-			this.applied.set(objectKey, managers);
-		}
-		return result;
+		if (managedFields === undefined) delete nextMeta.managedFields;
+		else nextMeta.managedFields = managedFields;
 	}
 
 	/**
@@ -862,7 +1050,6 @@ export class ObjectStore {
 		const bucket = this.bucketOf(type);
 		bucket.entries.delete(current.key);
 		bucket.sortedKeys = undefined;
-		this.applied.delete(`${resourceKeyOf(type)}:${current.key}`);
 		this.emit(
 			'DELETED',
 			type,

@@ -25,6 +25,8 @@ export interface SendOptions {
 	readonly cert?: string;
 	readonly key?: string;
 	readonly signal?: AbortSignal;
+	/** More request headers, e.g. a User-Agent. */
+	readonly headers?: Readonly<Record<string, string>>;
 }
 
 function bodyText(body: unknown): string {
@@ -37,7 +39,7 @@ function requestOptions(
 	path: string,
 	options: SendOptions,
 ): RequestOptions {
-	const headers: Record<string, string> = {};
+	const headers: Record<string, string> = { ...options.headers };
 	const token = options.token === undefined ? server.token : options.token;
 	if (token !== null) headers.Authorization = `Bearer ${token}`;
 	if (options.accept !== undefined) headers.Accept = options.accept;

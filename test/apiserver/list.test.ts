@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
 import type { KubeObject } from '../../src/apiserver/store.ts';
-import { metaOf, send } from './client.ts';
+import { metaOf, send, type Response } from './client.ts';
 
 function bd(name: string, namespace: string, labels: Record<string, string>): KubeObject {
 	return {
@@ -150,5 +150,117 @@ describe('list', () => {
 		assert.deepEqual([stale.status, stale.body.reason], [410, 'Expired']);
 		const garbled = await send(server, 'GET', `${bds}?limit=1&continue=garbage`);
 		assert.equal(garbled.status, 400);
+	});
+});
+
+describe('paged lists', () => {
+	let server: ApiServer;
+	const paging = '/apis/fleet.cattle.io/v1alpha1/namespaces/paging/bundledeployments';
+	const page = async (
+		query: string,
+		continueToken?: string,
+	): Promise<{
+		names: string[];
+		meta: Record<string, unknown>;
+		next: string | undefined;
+		status: number;
+		body: Response['body'];
+	}> => {
+		const token =
+			continueToken === undefined ? '' : `&continue=${encodeURIComponent(continueToken)}`;
+		const response = await send(server, 'GET', `${paging}?${query}${token}`);
+		const meta = metaOf(response.body);
+		return {
+			names: names(response.body.items),
+			meta,
+			next: typeof meta.continue === 'string' ? meta.continue : undefined,
+			status: response.status,
+			body: response.body,
+		};
+	};
+	const patchBd = (name: string, body: unknown): Promise<unknown> =>
+		send(server, 'PATCH', `${paging}/${name}`, {
+			contentType: 'application/merge-patch+json',
+			body,
+		});
+	before(async () => {
+		server = await startApiServer({
+			objects: [
+				...['a', 'b', 'c', 'd', 'e', 'f'].map((name) => bd(name, 'paging', { tier: 'front' })),
+				bd('x', 'paging2', {}),
+			],
+		});
+	});
+	after(() => server.close());
+
+	it('shows on later pages the objects as they were at the first page: no new ones, deleted and modified ones as they were', async () => {
+		const first = await page('limit=2');
+		assert.deepEqual(first.names, ['paging/a', 'paging/b']);
+		assert.equal(first.meta.remainingItemCount, 4);
+		await send(server, 'POST', paging, { body: bd('bb', 'paging', { tier: 'front' }) });
+		await send(server, 'POST', paging, { body: bd('z', 'paging', { tier: 'front' }) });
+		await patchBd('c', { metadata: { labels: { tier: 'back' } }, spec: { paused: true } });
+		await send(server, 'DELETE', `${paging}/d`);
+		await send(server, 'DELETE', `${paging}/a`);
+
+		const second = await page('limit=2', first.next);
+		assert.deepEqual(second.names, ['paging/c', 'paging/d']);
+		assert.equal(second.meta.resourceVersion, first.meta.resourceVersion);
+		assert.equal(second.meta.remainingItemCount, 2);
+		const [c, d] = second.body.items as Record<string, unknown>[];
+		assert.deepEqual(c?.spec, {}, 'c as it was, before the patch');
+		assert.deepEqual(metaOf(c).labels, { tier: 'front' });
+		assert.equal(metaOf(d).name, 'd', 'd is still listed: it was deleted after the first page');
+
+		const third = await page('limit=2', second.next);
+		assert.deepEqual(third.names, ['paging/e', 'paging/f']);
+		assert.equal(third.meta.continue, undefined);
+
+		const now = await page('');
+		assert.deepEqual(now.names, [
+			'paging/b',
+			'paging/bb',
+			'paging/c',
+			'paging/e',
+			'paging/f',
+			'paging/z',
+		]);
+		assert.deepEqual((now.body.items?.[2]?.spec as Record<string, unknown>).paused, true);
+	});
+
+	it('selects later pages by the labels objects had at the first page', async () => {
+		const first = await page('limit=1&labelSelector=tier%3Dfront');
+		assert.deepEqual(first.names, ['paging/b']);
+		await patchBd('e', { metadata: { labels: { tier: 'back' } } });
+		await patchBd('c', { metadata: { labels: { tier: 'front' } } });
+		const rest = await page('limit=10&labelSelector=tier%3Dfront', first.next);
+		assert.deepEqual(rest.names, ['paging/bb', 'paging/e', 'paging/f', 'paging/z']);
+	});
+
+	it('answers 410 Expired when the history no longer reaches back to the first page', async () => {
+		const small = await startApiServer({
+			historyLimit: 2,
+			objects: ['a', 'b', 'c'].map((name) => bd(name, 'paging', {})),
+		});
+		try {
+			const first = await send(small, 'GET', `${paging}?limit=1`);
+			assert.equal(first.status, 200);
+			const token = encodeURIComponent(String(metaOf(first.body).continue));
+			await send(small, 'PATCH', `${paging}/b`, {
+				contentType: 'application/merge-patch+json',
+				body: { spec: { paused: true } },
+			});
+			const kept = await send(small, 'GET', `${paging}?limit=1&continue=${token}`);
+			assert.deepEqual(names(kept.body.items), ['paging/b']);
+			assert.deepEqual(kept.body.items?.[0]?.spec, {});
+			for (const name of ['d', 'e', 'f', 'g', 'h']) {
+				await send(small, 'POST', paging, { body: bd(name, 'paging', {}) });
+			}
+			const stale = await send(small, 'GET', `${paging}?limit=1&continue=${token}`);
+			assert.deepEqual([stale.status, stale.body.reason], [410, 'Expired']);
+			assert.match(String(stale.body.message), /^The provided continue parameter is too old/);
+		} finally {
+			await small.close();
+		}
 	});
 });

@@ -337,3 +337,170 @@ describe('server-side apply', () => {
 		assert.deepEqual(response.body.data, { a: '1' });
 	});
 });
+
+interface ManagedFieldsEntry {
+	readonly manager?: string;
+	readonly operation: string;
+	readonly apiVersion: string;
+	readonly time?: string;
+	readonly fieldsType: string;
+	readonly fieldsV1: Record<string, unknown>;
+	readonly subresource?: string;
+}
+
+function managedFieldsOf(object: unknown): ManagedFieldsEntry[] {
+	return (metaOf(object).managedFields as ManagedFieldsEntry[] | undefined) ?? [];
+}
+
+function entryOf(object: unknown, manager: string, operation = 'Update'): ManagedFieldsEntry {
+	const entry = managedFieldsOf(object).find(
+		(candidate) => candidate.manager === manager && candidate.operation === operation,
+	);
+	assert.ok(
+		entry,
+		`no ${operation} entry for ${manager}: ${JSON.stringify(managedFieldsOf(object))}`,
+	);
+	return entry;
+}
+
+describe('managedFields', () => {
+	let server: ApiServer;
+	const kubectlAgent = { 'User-Agent': 'kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd' };
+	const apply = (
+		name: string,
+		manager: string,
+		spec: Record<string, unknown>,
+		force = false,
+	): ReturnType<typeof send> =>
+		send(
+			server,
+			'PATCH',
+			`${gitRepos()}/${name}?fieldManager=${manager}${force ? '&force=true' : ''}`,
+			{
+				contentType: 'application/apply-patch+yaml',
+				body: JSON.stringify(gitRepo(name, 'fleet-default', spec)),
+			},
+		);
+	before(async () => {
+		server = await startApiServer({ namespaces: ['fleet-default'] });
+	});
+	after(() => server.close());
+
+	it('records an Update entry for a create, a patch and an update, named by fieldManager or the User-Agent', async () => {
+		const created = await send(server, 'POST', `${gitRepos()}?fieldManager=creator`, {
+			body: gitRepo('owned', 'fleet-default', { repo: 'r', branch: 'main' }),
+		});
+		assert.equal(created.status, 201);
+		const creator = entryOf(created.body, 'creator');
+		assert.equal(creator.apiVersion, 'fleet.cattle.io/v1alpha1');
+		assert.equal(creator.fieldsType, 'FieldsV1');
+		assert.match(String(creator.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+		assert.deepEqual(creator.fieldsV1, { 'f:spec': { '.': {}, 'f:branch': {}, 'f:repo': {} } });
+
+		const patched = await send(server, 'PATCH', `${gitRepos()}/owned`, {
+			contentType: 'application/merge-patch+json',
+			headers: kubectlAgent,
+			body: { spec: { paused: true } },
+		});
+		assert.deepEqual(entryOf(patched.body, 'kubectl').fieldsV1, { 'f:spec': { 'f:paused': {} } });
+
+		const updated = await send(server, 'PUT', `${gitRepos()}/owned?fieldManager=editor`, {
+			body: { ...patched.body, spec: { repo: 'r2', paused: true } },
+		});
+		assert.equal(updated.status, 200);
+		assert.deepEqual(
+			entryOf(updated.body, 'editor').fieldsV1,
+			{ 'f:spec': { 'f:repo': {} } },
+			'the editor owns what it changed',
+		);
+		assert.deepEqual(
+			entryOf(updated.body, 'creator').fieldsV1,
+			{ 'f:spec': {} },
+			'the creator keeps spec itself but lost the field taken and the one removed',
+		);
+	});
+
+	it('keeps the status subresource entries apart', async () => {
+		const response = await send(server, 'PATCH', `${gitRepos()}/owned/status?fieldManager=gitjob`, {
+			contentType: 'application/merge-patch+json',
+			body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+		});
+		assert.equal(response.status, 200);
+		const status = entryOf(response.body, 'gitjob');
+		assert.equal(status.subresource, 'status');
+		assert.deepEqual(status.fieldsV1, {
+			'f:status': {
+				'.': {},
+				'f:conditions': {
+					'.': {},
+					'k:{"type":"Ready"}': { '.': {}, 'f:status': {}, 'f:type': {} },
+				},
+			},
+		});
+		assert.equal(entryOf(response.body, 'kubectl').subresource, undefined);
+	});
+
+	it('answers 409 when an apply changes a field an Update manager set, and moves it when forced', async () => {
+		const conflicting = await apply('owned', 'fleet', { repo: 'r2', paused: false });
+		assert.deepEqual([conflicting.status, conflicting.body.reason], [409, 'Conflict']);
+		assert.equal(
+			conflicting.body.message,
+			'Apply failed with 1 conflict: conflict with "kubectl" using fleet.cattle.io/v1alpha1: .spec.paused',
+		);
+		assert.deepEqual((conflicting.body.details as { causes: unknown }).causes, [
+			{
+				reason: 'FieldManagerConflict',
+				message: 'conflict with "kubectl" using fleet.cattle.io/v1alpha1',
+				field: '.spec.paused',
+			},
+		]);
+
+		const same = await apply('owned', 'fleet', { repo: 'r2', paused: true });
+		assert.equal(same.status, 200, 'the same value is no conflict: the field is shared');
+		assert.deepEqual(entryOf(same.body, 'fleet', 'Apply').fieldsV1, {
+			'f:spec': { '.': {}, 'f:paused': {}, 'f:repo': {} },
+		});
+		assert.deepEqual(entryOf(same.body, 'kubectl').fieldsV1, { 'f:spec': { 'f:paused': {} } });
+
+		const forced = await apply('owned', 'fleet', { repo: 'r2', paused: false }, true);
+		assert.equal(forced.status, 200);
+		assert.equal((forced.body.spec as { paused: boolean }).paused, false);
+		assert.ok(
+			!managedFieldsOf(forced.body).some((entry) => entry.manager === 'kubectl'),
+			'kubectl owned nothing else, so its entry is gone',
+		);
+		assert.deepEqual(entryOf(forced.body, 'fleet', 'Apply').fieldsV1, {
+			'f:spec': { '.': {}, 'f:paused': {}, 'f:repo': {} },
+		});
+	});
+
+	it('lists every conflict by manager, as kube-apiserver does', async () => {
+		await send(server, 'POST', `${gitRepos()}?fieldManager=creator`, {
+			body: gitRepo('many', 'fleet-default', { repo: 'r', branch: 'main' }),
+		});
+		const response = await apply('many', 'fleet', { repo: 'x', branch: 'dev' });
+		assert.equal(response.status, 409);
+		assert.equal(
+			response.body.message,
+			'Apply failed with 2 conflicts: conflicts with "creator" using fleet.cattle.io/v1alpha1:\n- .spec.branch\n- .spec.repo',
+		);
+	});
+
+	it('keeps a field a manager stops applying while another manager owns it', async () => {
+		assert.equal((await apply('shared', 'first', { repo: 'r', branch: 'main' })).status, 201);
+		assert.equal((await apply('shared', 'second', { repo: 'r', branch: 'main' })).status, 200);
+		const dropped = await apply('shared', 'first', { repo: 'r' });
+		assert.deepEqual(dropped.body.spec, { repo: 'r', branch: 'main' });
+		const gone = await apply('shared', 'second', { repo: 'r' });
+		assert.deepEqual(gone.body.spec, { repo: 'r' }, 'nobody owns branch any more');
+	});
+
+	it('resets managedFields when a request sets them to one empty entry', async () => {
+		const response = await send(server, 'PATCH', `${gitRepos()}/shared?fieldManager=resetter`, {
+			contentType: 'application/merge-patch+json',
+			body: { metadata: { managedFields: [{}] } },
+		});
+		assert.equal(response.status, 200);
+		assert.equal(metaOf(response.body).managedFields, undefined);
+	});
+});

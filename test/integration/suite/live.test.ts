@@ -384,7 +384,7 @@ describe('live status in manifests', () => {
 		assert.ok(diff?.command);
 		const liveUri = await vscode.commands.executeCommand<string>(
 			diff.command.command,
-			...(diff.command.arguments ?? []),
+			...((diff.command.arguments ?? []) as unknown[]),
 		);
 		const liveText = (await vscode.workspace.openTextDocument(vscode.Uri.parse(liveUri))).getText();
 		assert.match(liveText, /name: podinfo\n/);
