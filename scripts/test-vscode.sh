@@ -28,6 +28,12 @@ cp -r examples/workspace/flux "$work/live-ws"
 "$node24" scripts/vscode.mjs test --workspace "$work/live-ws" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=live \
 	--env KUBECONFIG="$work/demo-kubeconfig" --contexts all \
 	--setting 'kubeStatusLens.clusters.kubestellarPairs=[{"wds":"kubestellar-wds","its":"kubestellar-its","wdsName":"wds1"}]'
+
+echo "== e2e stories on the live demo (screenshots in $shots)"
+"$node24" scripts/vscode.mjs shots --stories live --workspace "$work/live-ws" --out "$shots" \
+	--env KUBECONFIG="$work/demo-kubeconfig" --contexts all \
+	--setting 'kubeStatusLens.clusters.kubestellarPairs=[{"wds":"kubestellar-wds","its":"kubestellar-its","wdsName":"wds1"}]' \
+	--setting 'kubeStatusLens.clusters.bundleDeploymentThreshold=1'
 kill "$demo" 2>/dev/null || true
 
 echo "== e2e stories (screenshots in $shots)"

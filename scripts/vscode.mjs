@@ -33,8 +33,7 @@ for (let index = 0; index < rest.length; index++) {
 		// --setting key=JSON: a user setting, e.g. the demo's KubeStellar context pairs.
 		const [name, ...value] = rest[++index].split('=');
 		options.settings[name] = JSON.parse(value.join('='));
-	}
-	else if (key === 'also-extension') (options.also ??= []).push(resolve(rest[++index]));
+	} else if (key === 'also-extension') (options.also ??= []).push(resolve(rest[++index]));
 	else options[key] = rest[++index];
 }
 
@@ -288,7 +287,8 @@ async function main() {
 				console.log('[smoke] the installed extension activated and shows the tree');
 				exitCode = 0;
 			} else if (mode === 'shots') {
-				const { runStories } = await import(join(root, 'test/e2e/stories.mjs'));
+				const stories = await import(join(root, 'test/e2e/stories.mjs'));
+				const runStories = options.stories === 'live' ? stories.runLiveStories : stories.runStories;
 				const out = resolve(options.out ?? join(root, '.artifacts/screenshots'));
 				mkdirSync(out, { recursive: true });
 				await page.goto(

@@ -29,6 +29,11 @@ export class TreeView {
 		if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
 		await this.page.waitForTimeout(300);
 	}
+	async collapse(text) {
+		const row = await this.waitForRow(text);
+		if ((await row.getAttribute('aria-expanded')) === 'true') await row.click();
+		await this.page.waitForTimeout(300);
+	}
 	async rowTexts() {
 		return this.page.locator('.sidebar .monaco-list-row').allInnerTexts();
 	}

@@ -2,36 +2,68 @@
 import { join } from 'node:path';
 import { ActivityBar, CommandPalette, EditorArea, TreeView } from './pageObjects.mjs';
 
-/** Runs every story; returns 0 when all passed. */
-export async function runStories(page, { out }) {
-	const activityBar = new ActivityBar(page);
-	const tree = new TreeView(page);
-	const editors = new EditorArea(page);
-	const palette = new CommandPalette(page);
+/**
+ * Stories on the demo cluster's live contexts (run with the demo cluster behind KUBECONFIG, the KubeStellar pair set
+ * and a BundleDeployment threshold of 1, so fleet-mgmt is in roll-ups-only mode); returns 0 when all passed.
+ */
+export async function runLiveStories(page, { out }) {
+	const { story, shot, tree, activityBar, failures } = await workbench(page, out);
+	await story('a user opens the view and sees each demo context with its state', async () => {
+		await activityBar.open('Kube Status Lens');
+		await tree.waitForRow('fleet-mgmt');
+		await tree.waitForRow('roll-ups only');
+		await tree.collapse('Workspace manifests');
+		await tree.collapse('platform');
+		await shot('live.png');
+	});
+	await story(
+		'a user expands a Bundle of a large fleet and its BundleDeployments are listed',
+		async () => {
+			await tree.expand('GitRepos');
+			await tree.expand('fleet-default/shop');
+			await tree.expand('shop-frontend');
+			await tree.waitForRow('prod-eu-1');
+			await shot('live-on-demand.png');
+		},
+	);
+	await story(
+		'a user opens a WDS workload and sees the WorkStatus of each WEC under it',
+		async () => {
+			await tree.collapse('fleet-mgmt');
+			await tree.collapse('kubestellar-its');
+			await tree.expand('BindingPolicies');
+			await tree.expand('nginx-multiwec');
+			await tree.expand('Deployment nginx/nginx');
+			await shot('live-kubestellar.png');
+		},
+	);
+	return failures() === 0 ? 0 : 1;
+}
+
+/** The workbench with a wider side bar, and the story and screenshot helpers. */
+async function workbench(page, out) {
 	const shot = async (name) => {
 		await page.waitForTimeout(400);
 		const path = join(out, name);
 		await page.screenshot({ path });
 		console.log(`[e2e] ${path}`);
 	};
-	let failures = 0;
+	let failed = 0;
 	const story = async (title, body) => {
 		try {
 			await body();
 			console.log(`[e2e] ok - ${title}`);
 		} catch (error) {
-			failures++;
+			failed++;
 			console.log(
-				`[e2e] FAIL - ${title}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+				`[e2e] FAIL - ${title}: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`,
 			);
 			await page
 				.screenshot({ path: join(out, `failed-${title.replace(/\W+/g, '-')}.png`) })
 				.catch(() => {});
 		}
 	};
-
 	await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-	// A wider side bar, as a user reading statuses would drag it, so descriptions are not cut.
 	await page.locator('.sidebar').first().waitFor({ timeout: 30_000 });
 	const sidebar = await page.locator('.sidebar').first().boundingBox();
 	let box;
@@ -51,6 +83,20 @@ export async function runStories(page, { out }) {
 		await page.mouse.move(box.x + 260, box.y + box.height / 2, { steps: 5 });
 		await page.mouse.up();
 	}
+	return {
+		story,
+		shot,
+		failures: () => failed,
+		tree: new TreeView(page),
+		activityBar: new ActivityBar(page),
+	};
+}
+
+/** Runs every story; returns 0 when all passed. */
+export async function runStories(page, { out }) {
+	const { story, shot, tree, activityBar, failures } = await workbench(page, out);
+	const editors = new EditorArea(page);
+	const palette = new CommandPalette(page);
 
 	await story(
 		'a user opens the view and sees the Fleet rollout with its failing cluster first',
@@ -168,5 +214,5 @@ export async function runStories(page, { out }) {
 		},
 	);
 
-	return failures === 0 ? 0 : 1;
+	return failures() === 0 ? 0 : 1;
 }

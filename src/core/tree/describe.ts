@@ -23,9 +23,13 @@ export function ownToneOf(result: StatusResult): Tone {
 	return isDeclaredOnly(result) ? 'unknown' : result.tone;
 }
 
-/** The state word an item shows: the system's word, or "declared, no status". */
-export function stateWordOf(result: StatusResult): string {
-	return isDeclaredOnly(result) ? declaredText : result.state;
+/** What the description of a live object with no status says: nothing declared it, no controller has written yet. */
+export const noStatusYetText = 'no status yet';
+
+/** The state word an item shows: the system's word, or that there is no status (in a file, or live). */
+export function stateWordOf(result: StatusResult, live = false): string {
+	if (!isDeclaredOnly(result)) return result.state;
+	return live ? noStatusYetText : declaredText;
 }
 
 function plural(count: number, unit: string): string {

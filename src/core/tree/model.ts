@@ -107,7 +107,10 @@ export type RootOrigin = 'file' | 'live';
 /** A state shown on a root itself, e.g. "cannot reach" for a kube context. */
 export interface RootState {
 	readonly tone: Tone;
+	/** Short: shown in the root's description. */
 	readonly message: string;
+	/** Longer: shown in its tooltip instead of the message. */
+	readonly detail?: string;
 }
 
 /** One object read from a source, with the zero-based line it starts at (files). */
@@ -2047,7 +2050,7 @@ export class ResourceGraph {
 			counts = `${rollup.ok}/${rollup.total} ${unit}`;
 			disagreement = childrenDisagreementOf(entry.kind, result, rollup.total, rollup.problems);
 		}
-		const word = stateWordOf(result);
+		const word = stateWordOf(result, root.origin === 'live');
 		const sources: NodeSource[] = [];
 		for (const copy of entry.copies) {
 			const source: { -readonly [K in keyof NodeSource]: NodeSource[K] } = {
@@ -2138,7 +2141,8 @@ export class ResourceGraph {
 		if (parentId !== undefined) node.parentId = parentId;
 		if (rollup) node.rollup = rollup;
 		if (info?.ref) node.ref = info.ref;
-		const message = vertex.kind === 'root' ? root.state?.message : info?.message;
+		const message =
+			vertex.kind === 'root' ? (root.state?.detail ?? root.state?.message) : info?.message;
 		if (message) node.message = message;
 		return node;
 	}

@@ -233,10 +233,12 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 				}),
 				session.onState((status) => {
 					const state = status.state;
-					const rollupsOnly = status.bundleDeployments.mode === 'roll-ups-only';
-					const mode = rollupsOnly
-						? 'roll-ups only: more BundleDeployments than the threshold setting'
-						: '';
+					const { mode: bdMode, count, atLeast, threshold } = status.bundleDeployments;
+					const rollupsOnly = bdMode === 'roll-ups-only';
+					const mode = rollupsOnly ? 'roll-ups only' : '';
+					const detail = rollupsOnly
+						? `${count === undefined ? 'More' : `${count}${atLeast ? ' or more' : ''}`} BundleDeployments, above kubeStatusLens.clusters.bundleDeploymentThreshold (${threshold}): GitRepos, Bundles and Clusters show the roll-ups Fleet's controllers wrote, and a Bundle or Cluster lists its BundleDeployments when you expand it.`
+						: undefined;
 					this.states.set(context, state.kind === 'ready' ? 'ready' : state.message);
 					if (!rollupsOnly) this.releaseAll(rootId, listed);
 					this.onChanged(this.graph.setRollupsFromController(rootId, rollupsOnly));
@@ -245,7 +247,7 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 							rootId,
 							state.kind === 'ready'
 								? rollupsOnly
-									? { tone: 'ok', message: mode }
+									? { tone: 'ok', message: mode, ...(detail ? { detail } : {}) }
 									: undefined
 								: {
 										tone: toneOfState(state),

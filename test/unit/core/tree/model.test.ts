@@ -1058,6 +1058,12 @@ describe('resource graph: sources', () => {
 		assert.equal(node.contextFlags.inFile, false);
 		assert.equal(node.contextFlags.system, 'fleet');
 		assert.equal(node.contextFlags.objectKind, 'GitRepo');
+		graph.upsertObject('ctx', 'watch', gitRepo('new'));
+		assert.equal(
+			find(graph, 'kind-dev', 'Fleet', 'GitRepos', 'fleet-default/new').description,
+			'no status yet',
+			'a live object was not declared by anyone here: its controller has not written yet',
+		);
 	});
 
 	it('reads the example workspace into every system it has a folder for', () => {
