@@ -10,6 +10,7 @@ import {
 import { parseManifests } from '../core/manifest/parse.ts';
 import { getRecord, getString } from '../core/model/object.ts';
 import { readManifestTexts } from './files.ts';
+import { parseOptions } from './options.ts';
 import type { CommandIo } from './statusCommand.ts';
 
 /** What `check` needs besides the common command I/O: the folder relative paths start from. */
@@ -190,27 +191,17 @@ function secretKeysOf(texts: readonly { file: string; text: string }[]): Map<str
 
 /** `kube-status-lens check`: returns the exit code. */
 export function runCheckCommand(argv: readonly string[], io: CheckIo): number {
-	const paths: string[] = [];
-	let format: Format = 'text';
-	for (let index = 0; index < argv.length; index++) {
-		const argument = argv[index] ?? '';
-		if (argument === '--format' || argument.startsWith('--format=')) {
-			const value = argument.includes('=') ? argument.slice('--format='.length) : argv[++index];
-			if (!(formats as readonly string[]).includes(value ?? '')) {
-				io.stderr(
-					`kube-status-lens: --format takes text, json or sarif, not ${value ?? 'nothing'}\n`,
-				);
-				return 2;
-			}
-			format = value as Format;
-		} else if (argument === '--help' || argument === '-h') {
-			io.stdout(usage);
-			return 0;
-		} else if (argument.startsWith('-')) {
-			io.stderr(`kube-status-lens: unknown option ${argument}\n${usage}`);
-			return 2;
-		} else paths.push(argument);
+	const parsed = parseOptions(argv, { choices: { format: formats }, flags: [] });
+	if (parsed.kind === 'help') {
+		io.stdout(usage);
+		return 0;
 	}
+	if (parsed.kind === 'error') {
+		io.stderr(`kube-status-lens: ${parsed.message}\n${usage}`);
+		return 2;
+	}
+	const { paths } = parsed;
+	const format = (parsed.values.format ?? 'text') as Format;
 	if (paths.length === 0) {
 		io.stderr(usage);
 		return 2;

@@ -3,6 +3,7 @@ import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
 import { readManifestTexts } from './files.ts';
+import { parseOptions } from './options.ts';
 
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
@@ -102,29 +103,21 @@ function recordOf(result: StatusResult, object: unknown, file: string, line: num
 
 /** `kube-status-lens status`: returns the exit code. */
 export function runStatusCommand(argv: readonly string[], io: CommandIo): number {
-	const paths: string[] = [];
-	let json = false;
-	let failOn: Tone | undefined;
-	for (let index = 0; index < argv.length; index++) {
-		const argument = argv[index] ?? '';
-		if (argument === '--json') json = true;
-		else if (argument === '--fail-on' || argument.startsWith('--fail-on=')) {
-			const value = argument.includes('=') ? argument.slice('--fail-on='.length) : argv[++index];
-			if (value !== 'error' && value !== 'warning') {
-				io.stderr(
-					`kube-status-lens: --fail-on takes error or warning, not ${value ?? 'nothing'}\n`,
-				);
-				return 2;
-			}
-			failOn = value;
-		} else if (argument === '--help' || argument === '-h') {
-			io.stdout(usage);
-			return 0;
-		} else if (argument.startsWith('-')) {
-			io.stderr(`kube-status-lens: unknown option ${argument}\n${usage}`);
-			return 2;
-		} else paths.push(argument);
+	const parsed = parseOptions(argv, {
+		choices: { 'fail-on': ['error', 'warning'] },
+		flags: ['json'],
+	});
+	if (parsed.kind === 'help') {
+		io.stdout(usage);
+		return 0;
 	}
+	if (parsed.kind === 'error') {
+		io.stderr(`kube-status-lens: ${parsed.message}\n${usage}`);
+		return 2;
+	}
+	const { paths } = parsed;
+	const json = parsed.flags.has('json');
+	const failOn = parsed.values['fail-on'] as Tone | undefined;
 	if (paths.length === 0) {
 		io.stderr(usage);
 		return 2;
