@@ -19,6 +19,16 @@ const harborTones: Readonly<Record<HarborState, Tone>> = {
 	creating: 'progressing',
 };
 
+function verdict(
+	state: string,
+	tone: Tone,
+	message: string,
+	reasons: string[],
+	observed: boolean,
+): SystemVerdict {
+	return { system: 'harbor', state, tone, message, reasons, observed };
+}
+
 /** What harbor-operator would write into `.status.status` for these conditions (harborcluster/status.go overallStatus). */
 export function harborOverallStatusOf(object: unknown): HarborState {
 	const { conditions } = readConditions(object);
@@ -41,28 +51,20 @@ export function computeHarborStatus(object: unknown): SystemVerdict {
 	const status = getPath(object, 'status');
 	const observed = status !== undefined && status !== null;
 	if (observed && !isRecord(status)) {
-		return {
-			system: 'harbor',
-			state: 'Unknown',
-			tone: 'unknown',
-			message: 'status is not an object',
-			reasons: ['status is not an object'],
-			observed: true,
-		};
+		return verdict(
+			'Unknown',
+			'unknown',
+			'status is not an object',
+			['status is not an object'],
+			true,
+		);
 	}
 	if (getString(object, 'kind') !== 'HarborCluster') {
 		return computeHarborComponentStatus(object, observed);
 	}
 	const { conditions, problems } = readConditions(object);
 	if (problems.length > 0) {
-		return {
-			system: 'harbor',
-			state: 'Unknown',
-			tone: 'unknown',
-			message: problems.join('; '),
-			reasons: [...problems],
-			observed,
-		};
+		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
 	}
 	const computed = harborOverallStatusOf(object);
 	const written = getString(object, 'status', 'status');
@@ -135,53 +137,36 @@ export function computeHarborStatus(object: unknown): SystemVerdict {
 function computeHarborComponentStatus(object: unknown, observed: boolean): SystemVerdict {
 	const { conditions, problems } = readConditions(object);
 	if (problems.length > 0) {
-		return {
-			system: 'harbor',
-			state: 'Unknown',
-			tone: 'unknown',
-			message: problems.join('; '),
-			reasons: [...problems],
-			observed,
-		};
+		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
 	}
 	const failed = findCondition(conditions, 'Failed');
 	if (failed?.status === 'True') {
-		return {
-			system: 'harbor',
-			state: 'Failed',
-			tone: 'error',
-			message: failed.message || failed.reason || 'Failed',
-			reasons: ['Failed is True.'],
+		return verdict(
+			'Failed',
+			'error',
+			failed.message || failed.reason || 'Failed',
+			['Failed is True.'],
 			observed,
-		};
+		);
 	}
 	const inProgress = findCondition(conditions, 'InProgress');
 	if (inProgress?.status === 'True') {
-		return {
-			system: 'harbor',
-			state: 'InProgress',
-			tone: 'progressing',
-			message: inProgress.message || inProgress.reason || 'In progress',
-			reasons: ['InProgress is True.'],
+		return verdict(
+			'InProgress',
+			'progressing',
+			inProgress.message || inProgress.reason || 'In progress',
+			['InProgress is True.'],
 			observed,
-		};
+		);
 	}
 	if (!observed) {
-		return {
-			system: 'harbor',
-			state: 'Unknown',
-			tone: 'unknown',
-			message: 'No status yet',
-			reasons: ['The object carries no status.'],
+		return verdict(
+			'Unknown',
+			'unknown',
+			'No status yet',
+			['The object carries no status.'],
 			observed,
-		};
+		);
 	}
-	return {
-		system: 'harbor',
-		state: 'Ready',
-		tone: 'ok',
-		message: 'Reconciled',
-		reasons: ['Neither InProgress nor Failed is True.'],
-		observed,
-	};
+	return verdict('Ready', 'ok', 'Reconciled', ['Neither InProgress nor Failed is True.'], observed);
 }
