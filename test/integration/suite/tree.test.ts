@@ -141,6 +141,27 @@ describe('the resource tree on the example workspace', () => {
 		assert.match(text, /## What other tools will say/);
 	});
 
+	it('refuses a kubeconfig path from the workspace settings', async () => {
+		await extensionApi();
+		await assert.rejects(
+			Promise.resolve(
+				vscode.workspace
+					.getConfiguration('kubeStatusLens.clusters')
+					.update(
+						'kubeconfig',
+						'/tmp/a-repository-chose-this',
+						vscode.ConfigurationTarget.Workspace,
+					),
+			),
+			/does not support the folder resource scope|Unable to write/,
+		);
+		assert.notEqual(
+			vscode.workspace.getConfiguration('kubeStatusLens.clusters').inspect('kubeconfig')
+				?.workspaceValue,
+			'/tmp/a-repository-chose-this',
+		);
+	});
+
 	it('copies a status summary to the clipboard', async () => {
 		const api = await extensionApi();
 		const node = findNode(api, /private-charts/, 'object');

@@ -75,6 +75,17 @@ describe('package.json', () => {
 		assert.deepEqual(read, declared);
 	});
 
+	it('lets no workspace choose the kubeconfig, the contexts or the namespaces (machine scope)', () => {
+		const scopes = Object.fromEntries(
+			manifest.contributes.configuration
+				.flatMap((section) => Object.entries(section.properties))
+				.map(([key, value]) => [key, value.scope]),
+		);
+		for (const key of ['kubeconfig', 'contexts', 'namespaces']) {
+			assert.equal(scopes[`kubeStatusLens.clusters.${key}`], 'machine', key);
+		}
+	});
+
 	it('activates lazily: on YAML only, never on startup', () => {
 		assert.deepEqual(manifest.activationEvents, ['onLanguage:yaml']);
 	});
