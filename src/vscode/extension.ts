@@ -52,11 +52,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		view.badge =
 			problems > 0 ? { value: problems, tooltip: `${problems} resource(s) in error` } : undefined;
 		void vscode.commands.executeCommand('setContext', 'kubeStatusLens.hasResources', objects > 0);
-		if (objects === 0) {
+		if (objects === 0 && live.contexts.length === 0) {
 			statusBar.hide();
 			return;
 		}
-		statusBar.text = problems > 0 ? `$(error) ${problems} in error` : '$(pass) all ready';
+		const troubled = live.troubledContexts;
+		statusBar.text = [
+			problems > 0 ? `$(error) ${problems} in error` : '$(pass) all ready',
+			...(troubled.length > 0
+				? [
+						`$(debug-disconnect) ${troubled.length === 1 ? troubled[0] : `${troubled.length} contexts`} unavailable`,
+					]
+				: []),
+		].join('  ');
 		const contexts = live.summary;
 		statusBar.tooltip = [
 			problems > 0

@@ -45,6 +45,8 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 	private using = new Set<string>();
 	private merged: MergedKubeconfig | undefined;
 	private readonly states = new Map<string, string>();
+	/** Contexts whose connection has a problem a user must act on (unreachable, login, permission, config). */
+	private readonly troubled = new Set<string>();
 	/** Settles when the first sync of the open sessions has ended (or its progress gave up waiting). */
 	firstSync: Promise<void> = Promise.resolve();
 
@@ -64,6 +66,11 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 		return this.contexts.map(
 			(context) => `${context}: ${this.states.get(context) ?? 'connecting…'}`,
 		);
+	}
+
+	/** The open contexts that cannot be used now (cannot reach, login required, forbidden, server error). */
+	get troubledContexts(): string[] {
+		return this.contexts.filter((context) => this.troubled.has(context));
 	}
 
 	/** The contexts with a root now. */
@@ -240,6 +247,9 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 						? `${count === undefined ? 'More' : `${count}${atLeast ? ' or more' : ''}`} BundleDeployments, above kubeStatusLens.clusters.bundleDeploymentThreshold (${threshold}): GitRepos, Bundles and Clusters show the roll-ups Fleet's controllers wrote, and a Bundle or Cluster lists its BundleDeployments when you expand it.`
 						: undefined;
 					this.states.set(context, state.kind === 'ready' ? 'ready' : state.message);
+					if (['ready', 'connecting', 'paused', 'not-installed'].includes(state.kind)) {
+						this.troubled.delete(context);
+					} else this.troubled.add(context);
 					if (!rollupsOnly) this.releaseAll(rootId, listed);
 					this.onChanged(this.graph.setRollupsFromController(rootId, rollupsOnly));
 					this.onChanged(
@@ -305,6 +315,7 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 	}
 
 	private closeAll(): void {
+		this.troubled.clear();
 		for (const [context, { session, disposables }] of this.sessions) {
 			for (const disposable of disposables) disposable.dispose();
 			session.dispose();

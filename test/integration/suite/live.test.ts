@@ -528,6 +528,37 @@ describe('above the BundleDeployment threshold', () => {
 	});
 });
 
+describe('a context that cannot be used', () => {
+	after(async () => {
+		await vscode.workspace
+			.getConfiguration('kubeStatusLens.clusters')
+			.update('contexts', undefined, vscode.ConfigurationTarget.Global);
+	});
+
+	it('shows on its root and in the status bar, and the other contexts keep working', async () => {
+		const api = await extensionApi();
+		const contexts =
+			vscode.workspace.getConfiguration('kubeStatusLens.clusters').get<string[]>('contexts') ?? [];
+		await vscode.workspace
+			.getConfiguration('kubeStatusLens.clusters')
+			.update('contexts', [...contexts, 'no-such-context'], vscode.ConfigurationTarget.Global);
+		const root = await eventually('a root for the missing context with its state', () =>
+			api.provider
+				.getChildren()
+				.map((id) => api.graph.node(id))
+				.find((node) => node?.label === 'no-such-context' && node.description !== ''),
+		);
+		assert.match(root.description, /no-such-context/);
+		assert.equal(root.tone, 'error');
+		await eventually('the status bar to count it', () =>
+			api.live.troubledContexts.includes('no-such-context'),
+		);
+		await eventually('the platform context to sync again beside it', () =>
+			walk(api).some((node) => node.rootId === 'live:platform' && node.ref?.name === 'podinfo'),
+		);
+	});
+});
+
 /** The nodes below one node, as the provider serves them. */
 function walkFrom(api: Awaited<ReturnType<typeof extensionApi>>, id: string): TreeNode[] {
 	const found: TreeNode[] = [];
