@@ -7,6 +7,20 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const bundleBudget = 2 * 1024 * 1024;
 
+/** The extension reaches src/k8s only through `import('../../k8s/index.ts')`: that becomes dist/k8s.cjs. */
+function clusterClientApart() {
+	return {
+		name: 'cluster-client-apart',
+		setup(build) {
+			build.onResolve({ filter: /[\\/]k8s[\\/]index\.ts$/ }, (args) =>
+				args.importer.includes(`${'src'}/vscode/`)
+					? { path: './k8s.cjs', external: true }
+					: undefined,
+			);
+		},
+	};
+}
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
 	{
@@ -14,7 +28,15 @@ const builds = [
 		banner: { js: '#!/usr/bin/env node' },
 		target: 'node20',
 	},
-	{ entryPoints: { extension: 'src/vscode/extension.ts' }, target: 'node22' },
+	{
+		entryPoints: { extension: 'src/vscode/extension.ts' },
+		target: 'node22',
+		plugins: [clusterClientApart()],
+		// import() of the cluster bundle becomes require(): the extension host loads extensions as CommonJS.
+		supported: { 'dynamic-import': false },
+	},
+	// The cluster client and @kubernetes/client-node, loaded by the extension on first use of a live context.
+	{ entryPoints: { k8s: 'src/k8s/index.ts' }, target: 'node22' },
 ];
 // The in-host test suites are bundled like the extension, into out/ (never shipped).
 const testBuilds = [

@@ -29,6 +29,10 @@ if [ -n "$bad" ]; then
 	echo "$bad" >&2
 	exit 1
 fi
-size=$(stat -c %s dist/extension.cjs)
-echo "dist/extension.cjs: $size bytes (budget 2097152); .vsix: $(stat -c %s "$vsix") bytes"
-[ "$size" -le 2097152 ] || { echo "bundle over 2 MiB" >&2; exit 1; }
+echo "$listing" | grep -q ' extension/dist/k8s.cjs$' || { echo "the cluster client bundle is missing from the .vsix" >&2; exit 1; }
+for bundle in extension k8s; do
+	size=$(stat -c %s "dist/$bundle.cjs")
+	echo "dist/$bundle.cjs: $size bytes (budget 2097152)"
+	[ "$size" -le 2097152 ] || { echo "dist/$bundle.cjs over 2 MiB" >&2; exit 1; }
+done
+echo ".vsix: $(stat -c %s "$vsix") bytes"

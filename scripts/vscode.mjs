@@ -280,6 +280,14 @@ async function main() {
 					.locator('.sidebar .monaco-list-row', { hasText: 'Fleet' })
 					.first()
 					.waitFor({ timeout: 60_000 });
+				if (options.contexts) {
+					// A live root that counts its objects: the cluster client bundle (dist/k8s.cjs) loaded and synced.
+					await page
+						.locator('.sidebar .monaco-list-row', { hasText: /platform.*objects/ })
+						.first()
+						.waitFor({ timeout: 60_000 });
+					console.log('[smoke] the installed extension reads the live context');
+				}
 				if (options.out) {
 					mkdirSync(options.out, { recursive: true });
 					await page.screenshot({ path: join(options.out, 'installed.png') });

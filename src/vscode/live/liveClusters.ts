@@ -162,7 +162,7 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 
 	/** Every context the kubeconfig defines, and the current one. */
 	async availableContexts(): Promise<{ contexts: string[]; current?: string }> {
-		const { loadKubeconfig } = await import('../../k8s/kubeconfig.ts');
+		const { loadKubeconfig } = await import('../../k8s/index.ts');
 		const settings = readClusterSettings();
 		const merged = await loadKubeconfig(
 			settings.kubeconfig ? { explicitPath: settings.kubeconfig } : {},
@@ -176,10 +176,7 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 	private async open(): Promise<void> {
 		const settings = readClusterSettings();
 		if (!settings.enabled) return;
-		const [{ loadKubeconfig }, { createSession, toneOfState }] = await Promise.all([
-			import('../../k8s/kubeconfig.ts'),
-			import('../../k8s/session.ts'),
-		]);
+		const { loadKubeconfig, createSession, toneOfState } = await import('../../k8s/index.ts');
 		const merged = await loadKubeconfig(
 			settings.kubeconfig ? { explicitPath: settings.kubeconfig } : {},
 		);

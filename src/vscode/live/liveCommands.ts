@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { comparableObject } from '../../core/manifest/comparable.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
-import type * as actionsModule from '../../k8s/actions.ts';
+import type * as actionsModule from '../../k8s/index.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Log } from '../log.ts';
 import type { LiveClusters } from './liveClusters.ts';
@@ -38,7 +38,7 @@ export function registerLiveCommands(
 		provideTextDocumentContent: (uri) => documents.get(uri.toString()) ?? '# Not loaded.\n',
 	};
 	let actions: Promise<Actions> | undefined;
-	const loadActions = (): Promise<Actions> => (actions ??= import('../../k8s/actions.ts'));
+	const loadActions = (): Promise<Actions> => (actions ??= import('../../k8s/index.ts'));
 
 	const targetOf = (id: unknown): LiveTarget | undefined => {
 		const node = typeof id === 'string' ? graph.node(id) : undefined;
