@@ -29,10 +29,14 @@ export function wdsContextsOf(
 	const origin = getString(workStatus, 'metadata', 'labels', originWdsLabel);
 	const explicit = pairs.filter((pair) => pair.its === itsContext && pair.wds !== itsContext);
 	if (explicit.length > 0) {
-		return explicit
-			.filter((pair) => pair.wdsName === undefined || pair.wdsName === origin)
-			.map((pair) => pair.wds)
-			.filter((wds) => openContexts.includes(wds));
+		return [
+			...new Set(
+				explicit
+					.filter((pair) => pair.wdsName === undefined || pair.wdsName === origin)
+					.map((pair) => pair.wds)
+					.filter((wds) => openContexts.includes(wds)),
+			),
+		];
 	}
 	return origin !== undefined && origin !== itsContext && openContexts.includes(origin)
 		? [origin]

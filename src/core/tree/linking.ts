@@ -122,6 +122,14 @@ export function bundleDeploymentLinksOf(
 	return links;
 }
 
+function isLabelValue(value: string): boolean {
+	return value.length <= 63 && /^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(value);
+}
+
+function isDnsLabel(value: string): boolean {
+	return value.length <= 63 && /^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$/.test(value);
+}
+
 /** How to list the BundleDeployments under a Fleet node that are not watched: a label selector, a namespace, or both. */
 export interface BundleDeploymentQuery {
 	readonly labelSelector: string;
@@ -138,7 +146,8 @@ export function bundleDeploymentQueryOf(
 ): BundleDeploymentQuery | undefined {
 	const name = getString(object, 'metadata', 'name') ?? '';
 	const namespace = getString(object, 'metadata', 'namespace') ?? '';
-	if (name === '') return undefined;
+	// Names from a cluster are untrusted: only values a label selector can hold, so none can add a term.
+	if (!isLabelValue(name) || !isLabelValue(namespace) || name === '') return undefined;
 	if (kind === 'Bundle') {
 		return {
 			labelSelector: `${fleetLabels.bundleName}=${name},${fleetLabels.bundleNamespace}=${namespace}`,
@@ -146,7 +155,8 @@ export function bundleDeploymentQueryOf(
 	}
 	if (kind === 'Cluster') {
 		const statusNamespace = getString(object, 'status', 'namespace') ?? '';
-		return statusNamespace
+		// A namespace that is not a DNS label (say "..") could widen the list to every namespace.
+		return isDnsLabel(statusNamespace)
 			? { labelSelector: '', namespace: statusNamespace }
 			: {
 					labelSelector: `${fleetLabels.cluster}=${name},${fleetLabels.clusterNamespace}=${namespace}`,

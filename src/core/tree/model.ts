@@ -104,6 +104,12 @@ export type NodeKind =
 /** Where a root's objects come from: workspace files or a live cluster. */
 export type RootOrigin = 'file' | 'live';
 
+/**
+ * Sources whose id starts with this hold copies of objects that live in another root (the WorkStatus objects of an
+ * ITS context shown under the workloads of its WDS): shown and linked, but not counted again as problems.
+ */
+export const copiedSourcePrefix = 'copy:';
+
 /** A state shown on a root itself, e.g. "cannot reach" for a kube context. */
 export interface RootState {
 	readonly tone: Tone;
@@ -610,8 +616,9 @@ export class ResourceGraph {
 		return this.finish(work);
 	}
 
-	/** Removes everything a source contributed (a deleted file, a closed watch). */
+	/** Removes everything a source contributed (a deleted file, a closed watch); a root that is gone stays gone. */
 	removeSource(rootId: string, sourceId: string): ChangedNodes {
+		if (!this.rootsById.has(rootId)) return this.finishChanges(newChangeSet());
 		return this.setSourceObjects(rootId, sourceId, []);
 	}
 
@@ -827,7 +834,13 @@ export class ResourceGraph {
 	}
 
 	private refreshError(root: Root, entry: Entry): void {
-		if (!entry.removed && entry.vertex.ownTone === 'error' && entry.vertex.parents.length > 0) {
+		const copyOnly = entry.copies.every((copy) => copy.sourceId.startsWith(copiedSourcePrefix));
+		if (
+			!entry.removed &&
+			!copyOnly &&
+			entry.vertex.ownTone === 'error' &&
+			entry.vertex.parents.length > 0
+		) {
 			root.errors.add(entry);
 		} else root.errors.delete(entry);
 	}

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import {
+	copiedSourcePrefix,
 	objectKeyOf,
 	type ChangedNodes,
 	type ResourceGraph,
@@ -12,9 +13,9 @@ import type { Log } from '../log.ts';
 import { readClusterSettings } from '../settings.ts';
 import type { OnDemandChildren } from '../tree/resourceTreeProvider.ts';
 
-/** The graph source of the BundleDeployments listed for one expanded node. */
+/** The graph source of the BundleDeployments listed for one expanded node, per place (a Cluster shows in several). */
 function onDemandSourceOf(node: TreeNode): string {
-	return `on-demand:${node.objectKey ?? node.id}`;
+	return `on-demand:${node.id}`;
 }
 
 /** The tree root id of a kube context. */
@@ -38,6 +39,8 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 			disposables: vscode.Disposable[];
 			/** Graph sources holding BundleDeployments listed for expanded nodes. */
 			listed: Set<string>;
+			/** Lists running now, by source; a collapse takes the ticket away. */
+			pending: Map<string, object>;
 		}
 	>();
 	private started: Promise<void> | undefined;
@@ -129,13 +132,18 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 		if (!open || !query || !node.rootId.startsWith('live:')) {
 			return { ok: false, message: 'the context is no longer open' };
 		}
+		const source = onDemandSourceOf(node);
+		// A collapse while the list runs withdraws it: its answer must not land in the graph.
+		const ticket = {};
+		open.pending.set(source, ticket);
 		const listed = await open.session.listBundleDeployments(query.labelSelector, query.namespace);
+		if (open.pending.get(source) !== ticket) return { ok: true };
+		open.pending.delete(source);
 		if (listed.kind === 'failed') return { ok: false, message: listed.state.message };
 		// The session may have closed, or switched to watching every BundleDeployment, while the list ran.
 		if (this.sessions.get(context) !== open || !this.graph.node(node.id)?.listOnDemand) {
 			return { ok: true };
 		}
-		const source = onDemandSourceOf(node);
 		open.listed.add(source);
 		this.onChanged(
 			this.graph.setSourceObjects(
@@ -147,10 +155,19 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 		return { ok: true };
 	}
 
-	/** Forgets what was listed for a node that collapsed. */
+	/** Whether what was listed for a node is still in the graph (a restart or a mode change drops it). */
+	hasListed(node: TreeNode): boolean {
+		return (
+			this.sessions.get(node.rootId.slice('live:'.length))?.listed.has(onDemandSourceOf(node)) ===
+			true
+		);
+	}
+
+	/** Forgets what was listed for a node that collapsed, and withdraws a list still running for it. */
 	release(node: TreeNode): void {
 		const open = this.sessions.get(node.rootId.slice('live:'.length));
 		const source = onDemandSourceOf(node);
+		open?.pending.delete(source);
 		if (!open?.listed.delete(source)) return;
 		this.onChanged(this.graph.removeSource(node.rootId, source));
 	}
@@ -264,7 +281,7 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 					);
 				}),
 			];
-			this.sessions.set(context, { session, keys, disposables, listed });
+			this.sessions.set(context, { session, keys, disposables, listed, pending: new Map() });
 			if (!this.paused) session.start();
 			this.log.info(`Watching context ${context}.`);
 		}
@@ -313,9 +330,12 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 
 	private closeAll(): void {
 		this.troubled.clear();
-		for (const [context, { session, disposables }] of this.sessions) {
+		// Every context first lets go of what it put in other roots (WorkStatus copies), then the roots go.
+		for (const { session, disposables } of this.sessions.values()) {
 			for (const disposable of disposables) disposable.dispose();
 			session.dispose();
+		}
+		for (const context of this.sessions.keys()) {
 			this.onChanged(this.graph.removeRoot(liveRootId(context)));
 		}
 		this.sessions.clear();
@@ -324,6 +344,20 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 	dispose(): void {
 		this.closeAll();
 	}
+}
+
+/** The graph source, in a WDS root, of the WorkStatus objects copied from an ITS context. */
+export function pairedSourceOf(itsContext: string): string {
+	return `${copiedSourcePrefix}paired:${itsContext}`;
+}
+
+/** The context a node's object lives in: its root's, or the ITS's for a WorkStatus copied into a WDS root. */
+export function liveContextOf(node: TreeNode): string | undefined {
+	const copied = node.sources?.find((source) =>
+		source.sourceId.startsWith(`${copiedSourcePrefix}paired:`),
+	);
+	if (copied) return copied.sourceId.slice(`${copiedSourcePrefix}paired:`.length);
+	return node.rootId.startsWith('live:') ? node.rootId.slice('live:'.length) : undefined;
 }
 
 function isWorkStatusResource(resource: string): boolean {
@@ -349,7 +383,7 @@ class WorkStatusMirror {
 		onChanged: (changes: ChangedNodes) => void,
 	) {
 		this.graph = graph;
-		this.source = `paired:${itsContext}`;
+		this.source = pairedSourceOf(itsContext);
 		this.targetsOf = targetsOf;
 		this.onChanged = onChanged;
 	}

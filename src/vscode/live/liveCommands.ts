@@ -2,14 +2,22 @@ import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import { comparableObject } from '../../core/manifest/comparable.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
-import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
+import { objectKeyOf, type ResourceGraph, type TreeNode } from '../../core/tree/model.ts';
 import type * as actionsModule from '../../k8s/index.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Log } from '../log.ts';
-import type { LiveClusters } from './liveClusters.ts';
+import { liveContextOf, type LiveClusters } from './liveClusters.ts';
 
 /** The URI scheme of read-only live objects and their events. */
 export const liveScheme = 'kube-status-lens-live';
+
+/**
+ * What a mutation command returns to a caller (tests, other commands): done, cancelled (no message), or failed with
+ * the words the user was shown.
+ */
+type Outcome = { readonly ok: true } | { readonly ok: false; readonly message?: string };
+const succeeded: Outcome = { ok: true };
+const cancelled: Outcome = { ok: false };
 
 /** A mutation asked for programmatically (tests, other commands) can say it is already confirmed. */
 interface Confirmation {
@@ -52,7 +60,7 @@ export function registerLiveCommands(
 		const { apiVersion, kind, name, namespace } = node.ref;
 		return {
 			node,
-			context: node.rootId.slice('live:'.length),
+			context: liveContextOf(node) ?? '',
 			ref: { apiVersion, kind, name, ...(namespace ? { namespace } : {}) },
 			kubeconfig,
 		};
@@ -115,11 +123,11 @@ export function registerLiveCommands(
 	): vscode.Disposable =>
 		vscode.commands.registerCommand(command, async (id?: string, confirmation?: Confirmation) => {
 			const target = targetOf(id);
-			if (!target || !(await confirm(target, change(target), confirmation))) return false;
+			if (!target || !(await confirm(target, change(target), confirmation))) return cancelled;
 			const result = await run(await loadActions(), target);
-			if (!result.ok) return failed(change(target), result);
+			if (!result.ok) return { ok: false, message: failed(change(target), result) };
 			void vscode.window.setStatusBarMessage(done(target), 5000);
-			return true;
+			return succeeded;
 		});
 
 	context.subscriptions.push(
@@ -162,7 +170,12 @@ export function registerLiveCommands(
 					? await vscode.workspace.openTextDocument(vscode.Uri.parse(declaredAt.uri))
 					: undefined;
 				const declared = document
-					? objectAtLine(document.getText(), document.uri.path, declaredAt?.line ?? 0)
+					? objectAtLine(
+							document.getText(),
+							document.uri.path,
+							declaredAt?.line ?? 0,
+							target.node.objectKey ?? '',
+						)
 					: undefined;
 				if (!document || !declared) {
 					void vscode.window.showInformationMessage(
@@ -236,7 +249,7 @@ export function registerLiveCommands(
 						confirmation,
 					))
 				) {
-					return false;
+					return cancelled;
 				}
 				const api = await loadActions();
 				const result = await api.requestFluxReconcile(
@@ -245,7 +258,9 @@ export function registerLiveCommands(
 					target.ref,
 					new Date(),
 				);
-				if (!result.ok) return failed(`Reconciling ${describe(target)}`, result);
+				if (!result.ok) {
+					return { ok: false, message: failed(`Reconciling ${describe(target)}`, result) };
+				}
 				return vscode.window.withProgress(
 					{
 						location: vscode.ProgressLocation.Notification,
@@ -258,16 +273,14 @@ export function registerLiveCommands(
 							const object = graph.objectOf(target.node.rootId, target.node.objectKey ?? '');
 							if (api.fluxReconcileHandled(object, result.requestedAt)) {
 								void vscode.window.setStatusBarMessage(`Reconciled ${describe(target)}`, 5000);
-								return true;
+								return succeeded;
 							}
 							await new Promise((resolve) => setTimeout(resolve, 500));
 						}
-						if (!token.isCancellationRequested) {
-							void vscode.window.showWarningMessage(
-								`${describe(target)}: the controller has not handled the reconcile request within 60 s. Is Flux running?`,
-							);
-						}
-						return false;
+						if (token.isCancellationRequested) return cancelled;
+						const message = `${describe(target)}: the controller has not handled the reconcile request within 60 s. Is Flux running?`;
+						void vscode.window.showWarningMessage(message);
+						return { ok: false, message };
 					},
 				);
 			},
@@ -305,11 +318,16 @@ export function registerLiveCommands(
 	);
 }
 
-/** The object of the document that starts at or before a line (the one a CodeLens or tree source points at). */
-function objectAtLine(text: string, fileName: string, line: number): unknown {
-	let found: unknown;
+/**
+ * The object with this key in a document, the one nearest the line a CodeLens or tree source points at (the
+ * document may have changed since: never another object that happens to sit there now).
+ */
+function objectAtLine(text: string, fileName: string, line: number, key: string): unknown {
+	let found: { object: unknown; distance: number } | undefined;
 	for (const entry of parseManifests(text, { fileName }).objects) {
-		if (entry.range.start.line <= line || found === undefined) found = entry.object;
+		if (objectKeyOf(entry.object) !== key) continue;
+		const distance = Math.abs(entry.range.start.line - line);
+		if (!found || distance < found.distance) found = { object: entry.object, distance };
 	}
-	return found;
+	return found?.object;
 }

@@ -7,6 +7,8 @@ export interface OnDemandChildren {
 	list(
 		node: TreeNode,
 	): Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }>;
+	/** Whether what was listed for the node is still there (a restart or a mode change drops it). */
+	hasListed(node: TreeNode): boolean;
 	/** The node collapsed: what was listed for it can go. */
 	release(node: TreeNode): void;
 }
@@ -81,7 +83,11 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 
 	/** Queues the nodes an update changed; fired together after a short debounce. */
 	update(changes: ChangedNodes): void {
-		if (changes.rootsChanged) this.pendingAll = true;
+		if (changes.rootsChanged) {
+			this.pendingAll = true;
+			// Roots came or went (contexts reopened): their listings went with them.
+			this.listings.clear();
+		}
 		for (const id of changes.changed) this.pendingIds.add(id);
 		for (const id of changes.structureChanged) this.pendingIds.add(id);
 		// With a filter on, a change can move nodes in or out of view anywhere above them.
@@ -139,10 +145,15 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		const children = this.graph.children(id, this.filter).map((node) => node.id);
 		const node = id === undefined ? undefined : this.graph.node(id);
 		if (!node?.listOnDemand || !this.onDemand || id === undefined) return children;
-		const state = this.listings.get(id) ?? this.startListing(node);
+		let state = this.listings.get(id);
+		if (!state || (state.kind === 'listed' && !this.onDemand.hasListed(node))) {
+			state = this.startListing(node);
+		}
 		if (state.kind === 'listing') return [`${id}${markerSeparator}listing`, ...children];
 		if (state.kind === 'failed') return [`${id}${markerSeparator}failed`, ...children];
-		return children.length > 0 ? children : [`${id}${markerSeparator}empty`];
+		if (children.length > 0) return children;
+		// Listed, but a filter hides every one of them: that is not "none".
+		return this.graph.children(id).length > 0 ? [] : [`${id}${markerSeparator}empty`];
 	}
 
 	/** How the listing under a node stands: undefined when the node lists nothing on demand or was not expanded. */

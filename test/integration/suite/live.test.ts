@@ -205,22 +205,22 @@ describe('actions on live objects', () => {
 	it('suspends and resumes a Flux object, and the tree follows the cluster', async () => {
 		const api = await extensionApi();
 		const node = await eventually('podinfo in the platform context', () => podinfo(api));
-		assert.equal(
+		assert.deepEqual(
 			await vscode.commands.executeCommand('kubeStatusLens.flux.suspend', node.id, {
 				confirmed: true,
 			}),
-			true,
+			{ ok: true },
 		);
 		await eventually(
 			'podinfo to show Suspended',
 			() => podinfo(api)?.result?.state === 'Suspended',
 		);
 		assert.match(podinfo(api)?.contextFlags.suspended ? 'suspended' : '', /suspended/);
-		assert.equal(
+		assert.deepEqual(
 			await vscode.commands.executeCommand('kubeStatusLens.flux.resume', podinfo(api)?.id, {
 				confirmed: true,
 			}),
-			true,
+			{ ok: true },
 		);
 		await eventually('podinfo to resume', () => podinfo(api)?.result?.state !== 'Suspended');
 	});
@@ -231,7 +231,11 @@ describe('actions on live objects', () => {
 		const handled = await vscode.commands.executeCommand('kubeStatusLens.flux.reconcile', node.id, {
 			confirmed: true,
 		});
-		assert.equal(handled, true, 'the demo cluster answers reconcile requests as Flux does');
+		assert.deepEqual(
+			handled,
+			{ ok: true },
+			'the demo cluster answers reconcile requests as Flux does',
+		);
 		const object = await getJson(platformCluster(), `${path}/podinfo`);
 		const annotations = (object.metadata as { annotations?: Record<string, string> }).annotations;
 		const requestedAt = annotations?.['reconcile.fluxcd.io/requestedAt'];
@@ -256,11 +260,11 @@ describe('actions on live objects', () => {
 		const node = await eventually('the shop GitRepo in fleet-mgmt', () => shop(api));
 		const before = await getJson(cluster, gitRepoPath);
 		const generation = (before.spec as { forceSyncGeneration?: number }).forceSyncGeneration ?? 0;
-		assert.equal(
+		assert.deepEqual(
 			await vscode.commands.executeCommand('kubeStatusLens.fleet.forceUpdate', node.id, {
 				confirmed: true,
 			}),
-			true,
+			{ ok: true },
 		);
 		const after = await getJson(cluster, gitRepoPath);
 		assert.equal(
@@ -272,21 +276,21 @@ describe('actions on live objects', () => {
 	it('pauses and unpauses a Fleet GitRepo, and the tree offers the opposite action', async () => {
 		const api = await extensionApi();
 		const node = await eventually('the shop GitRepo in fleet-mgmt', () => shop(api));
-		assert.equal(
+		assert.deepEqual(
 			await vscode.commands.executeCommand('kubeStatusLens.fleet.pause', node.id, {
 				confirmed: true,
 			}),
-			true,
+			{ ok: true },
 		);
 		const paused = await eventually('shop to show as paused', () =>
 			shop(api)?.contextFlags.paused ? shop(api) : undefined,
 		);
 		assert.match(api.provider.getTreeItem(paused.id).contextValue ?? '', /paused/);
-		assert.equal(
+		assert.deepEqual(
 			await vscode.commands.executeCommand('kubeStatusLens.fleet.unpause', paused.id, {
 				confirmed: true,
 			}),
-			true,
+			{ ok: true },
 		);
 		await eventually('shop to run again', () => shop(api)?.contextFlags.paused === false);
 	});
@@ -332,9 +336,10 @@ describe('actions on live objects', () => {
 				node.id,
 				{ confirmed: true },
 			);
-			assert.equal(typeof shown, 'string', 'the command reports the failure');
-			assert.match(String(shown), /^Pause the rollout \(spec\.paused: true\) failed: /);
-			assert.match(String(shown), /You may not .*\(403 Forbidden\)/);
+			const message = (shown as { ok: boolean; message?: string }).message ?? '';
+			assert.equal((shown as { ok: boolean }).ok, false, 'the command reports the failure');
+			assert.match(message, /^Pause the rollout \(spec\.paused: true\) failed: /);
+			assert.match(message, /You may not .*\(403 Forbidden\)/);
 			const object = await getJson(cluster, gitRepoPath);
 			assert.notEqual((object.spec as { paused?: boolean }).paused, true);
 		} finally {
@@ -452,6 +457,17 @@ describe('KubeStellar WDS and ITS side by side', () => {
 			children.map((child) => child.label).join(', '),
 		);
 		assert.match(workload.description, /\d+\/\d+ WECs/);
+
+		// A copied WorkStatus lives in the ITS: its live YAML comes from there, not from the WDS.
+		const copy = children.find((child) => child.ref?.kind === 'WorkStatus');
+		assert.ok(copy);
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.live.openYaml',
+			copy.id,
+		);
+		assert.ok(uri, 'the object was read');
+		const text = (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+		assert.match(text, /kind: WorkStatus/);
 	});
 });
 

@@ -43,6 +43,14 @@ describe('pairing an ITS context with its WDS contexts', () => {
 		);
 	});
 
+	it('copies once when two pairs say the same', () => {
+		const pairs = contextPairsOf([
+			{ wds: 'w', its: 'i' },
+			{ wds: 'w', its: 'i', wdsName: 'wds1' },
+		]);
+		assert.deepEqual(wdsContextsOf(workStatus('wds1'), 'i', pairs, ['w', 'i']), ['w']);
+	});
+
 	it('reads only well-formed pairs from the setting', () => {
 		assert.deepEqual(contextPairsOf('wds=its'), []);
 		assert.deepEqual(

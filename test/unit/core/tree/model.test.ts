@@ -286,6 +286,17 @@ describe('resource graph: Fleet', () => {
 		assert.equal(before.hasChildren, true, 'expandable although nothing is under it yet');
 		const c3 = find(graph, 'fleet-mgmt', 'Fleet', 'Clusters', 'fleet-default/c3');
 		assert.deepEqual(c3.listOnDemand, { labelSelector: '', namespace: clusterNamespace('c3') });
+		// A status namespace that is not a DNS label could widen the list to every namespace: the labels decide.
+		const odd = cluster('c9');
+		(odd.status as Obj).namespace = '..';
+		graph.upsertObject('live', 'watch', odd);
+		assert.deepEqual(
+			find(graph, 'fleet-mgmt', 'Fleet', 'Clusters', 'fleet-default/c9').listOnDemand,
+			{
+				labelSelector: 'fleet.cattle.io/cluster=c9,fleet.cattle.io/cluster-namespace=fleet-default',
+			},
+		);
+		graph.removeObject('live', 'watch', objectKeyOf(odd));
 		assert.equal(before.description, 'Ready · 3/3 ready', 'the counts the controller wrote');
 
 		// Only c3's deployment is listed (the user expanded cluster c3): the Bundle must not recompute 0/1 or 1/1.
@@ -1047,6 +1058,35 @@ describe('resource graph: sources', () => {
 		assert.equal(changes.rootsChanged, true);
 		assert.equal(graph.objectCount('ctx'), 8);
 		assert.equal(graph.upsertObject('ctx', 'watch', gitRepo('other')).rootsChanged, false);
+	});
+
+	it('removing a source of a root that is gone does not bring the root back', () => {
+		const graph = new ResourceGraph();
+		graph.addRoot('live:wds', 'wds', 'live');
+		graph.removeRoot('live:wds');
+		const changes = graph.removeSource('live:wds', 'copy:paired:its');
+		assert.equal(changes.rootsChanged, false);
+		assert.deepEqual(
+			graph.roots().map((root) => root.rootId),
+			[],
+		);
+	});
+
+	it('shows copies of objects from another root but does not count their problems again', () => {
+		const graph = new ResourceGraph();
+		graph.addRoot('live:its', 'its', 'live');
+		graph.addRoot('live:wds', 'wds', 'live');
+		const failing = {
+			apiVersion: 'source.toolkit.fluxcd.io/v1',
+			kind: 'HelmRepository',
+			metadata: { name: 'broken', namespace: 'flux-system' },
+			spec: { url: 'https://example.com' },
+			status: { conditions: [{ type: 'Stalled', status: 'True', reason: 'URLInvalid' }] },
+		};
+		graph.upsertObject('live:its', 'watch', failing);
+		graph.upsertObject('live:wds', 'copy:paired:its', failing);
+		assert.equal(graph.problemCount(), 1);
+		assert.equal(graph.findNodesForObject('live:wds', objectKeyOf(failing)).length, 1);
 	});
 
 	it('marks live roots in the context flags', () => {
