@@ -70,7 +70,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			problems > 0
 				? `Kube Status Lens: ${problems} resource(s) in error of ${objects}`
 				: `Kube Status Lens: no resource in error (${objects} read)`,
-			...(contexts.length ? ['Contexts:', ...contexts.map((line) => `  ${line}`)] : []),
+			...(contexts.length
+				? [
+						'Contexts:',
+						...contexts.map((line) => `  ${line}`),
+						live.consumers.length > 0
+							? `Watching for: ${live.consumers.join(', ')}`
+							: 'Watches paused: nothing shows them now (the cache is kept)',
+					]
+				: []),
 		].join('\n');
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();
@@ -208,6 +216,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			consumers.push('merge preview');
 		}
 		live.setConsumers(consumers);
+		refreshSummary();
 	};
 	context.subscriptions.push(liveLenses.onDidChangeUsage(() => updateConsumers()));
 	updateConsumers();
