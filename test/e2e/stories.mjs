@@ -16,6 +16,11 @@ export async function runLiveStories(page, { out }) {
 		await tree.collapse('platform');
 		await shot('live.png');
 	});
+	await story('a user hovers a roll-ups-only context and reads why and what it means', async () => {
+		await tree.hover('fleet-mgmt', 'threshold');
+		await shot('live-root-tooltip.png');
+		await page.mouse.move(700, 700);
+	});
 	await story(
 		'a user expands a Bundle of a large fleet and its BundleDeployments are listed',
 		async () => {
