@@ -2118,9 +2118,14 @@ export class ResourceGraph {
 		switch (vertex.kind) {
 			case 'root': {
 				label = root.label;
-				const objects = root.entries.size;
+				let copied = 0;
+				for (const [sourceId, keys] of root.sources) {
+					if (sourceId.startsWith(copiedSourcePrefix)) copied += keys.size;
+				}
+				copied = Math.min(copied, root.entries.size);
+				const objects = root.entries.size - copied;
 				const errors = root.errors.size;
-				const counts = `${objects} object${objects === 1 ? '' : 's'}${errors > 0 ? ` · ${errors} in error` : ''}`;
+				const counts = `${objects} object${objects === 1 ? '' : 's'}${copied > 0 ? ` + ${copied} from other contexts` : ''}${errors > 0 ? ` · ${errors} in error` : ''}`;
 				description = root.state ? `${root.state.message} · ${counts}` : counts;
 				break;
 			}

@@ -1087,6 +1087,8 @@ describe('resource graph: sources', () => {
 		graph.upsertObject('live:wds', 'copy:paired:its', failing);
 		assert.equal(graph.problemCount(), 1);
 		assert.equal(graph.findNodesForObject('live:wds', objectKeyOf(failing)).length, 1);
+		const wds = graph.roots().find((root) => root.rootId === 'live:wds');
+		assert.equal(wds?.description, '0 objects + 1 from other contexts');
 	});
 
 	it('marks live roots in the context flags', () => {
