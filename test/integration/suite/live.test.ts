@@ -542,6 +542,36 @@ describe('above the BundleDeployment threshold', () => {
 		assert.ok(listed.length >= 1);
 		assert.equal(api.provider.listingOf(bundle.id)?.kind, 'listed');
 	});
+
+	it('drops what it listed when the node collapses, and lists afresh when it opens again', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		const rootId = await eventually('fleet-mgmt in roll-ups-only mode', () =>
+			api.provider
+				.getChildren()
+				.find((id) => /roll-ups only/.test(api.graph.node(id)?.description ?? '')),
+		);
+		const bundle = await eventually('a Bundle that lists on demand', () =>
+			walkFrom(api, rootId).find((node) => node.ref?.kind === 'Bundle' && node.listOnDemand),
+		);
+		await api.view.reveal(bundle.id, { expand: true, select: true });
+		await eventually('the BundleDeployments listed on expansion', () =>
+			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
+		);
+		await vscode.commands.executeCommand(
+			'workbench.actions.treeView.kubeStatusLens.resources.collapseAll',
+		);
+		await eventually(
+			'the listed BundleDeployments to go with the collapse',
+			() =>
+				api.graph.children(bundle.id).length === 0 &&
+				api.provider.listingOf(bundle.id) === undefined,
+		);
+		await api.view.reveal(bundle.id, { expand: true });
+		await eventually('a fresh list on the next expansion', () =>
+			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
+		);
+	});
 });
 
 describe('a context that cannot be used', () => {
