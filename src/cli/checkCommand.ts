@@ -10,7 +10,7 @@ import {
 import { parseManifests } from '../core/manifest/parse.ts';
 import { getRecord, getString } from '../core/model/object.ts';
 import { readManifestTexts } from './files.ts';
-import { parseOptions } from './options.ts';
+import { optionsOrExit } from './options.ts';
 import type { CommandIo } from './statusCommand.ts';
 
 /** What `check` needs besides the common command I/O: the folder relative paths start from. */
@@ -191,21 +191,10 @@ function secretKeysOf(texts: readonly { file: string; text: string }[]): Map<str
 
 /** `kube-status-lens check`: returns the exit code. */
 export function runCheckCommand(argv: readonly string[], io: CheckIo): number {
-	const parsed = parseOptions(argv, { choices: { format: formats }, flags: [] });
-	if (parsed.kind === 'help') {
-		io.stdout(usage);
-		return 0;
-	}
-	if (parsed.kind === 'error') {
-		io.stderr(`kube-status-lens: ${parsed.message}\n${usage}`);
-		return 2;
-	}
+	const parsed = optionsOrExit(argv, { choices: { format: formats }, flags: [] }, usage, io);
+	if (typeof parsed === 'number') return parsed;
 	const { paths } = parsed;
 	const format = (parsed.values.format ?? 'text') as Format;
-	if (paths.length === 0) {
-		io.stderr(usage);
-		return 2;
-	}
 
 	const read = readManifestTexts(paths, io.stderr);
 	const inputError = read.inputError;

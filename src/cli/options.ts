@@ -59,3 +59,29 @@ export function parseOptions(argv: readonly string[], spec: OptionSpec): ParsedO
 	}
 	return { kind: 'ok', paths, values, flags };
 }
+
+/**
+ * Parses a command's options, answering `--help` (usage, exit 0) and a usage error (stderr, exit 2) itself: the
+ * parsed options, or the exit code to return.
+ */
+export function optionsOrExit(
+	argv: readonly string[],
+	spec: OptionSpec,
+	usage: string,
+	io: { readonly stdout: (text: string) => void; readonly stderr: (text: string) => void },
+): Extract<ParsedOptions, { kind: 'ok' }> | number {
+	const parsed = parseOptions(argv, spec);
+	if (parsed.kind === 'help') {
+		io.stdout(usage);
+		return 0;
+	}
+	if (parsed.kind === 'error') {
+		io.stderr(`kube-status-lens: ${parsed.message}\n${usage}`);
+		return 2;
+	}
+	if (parsed.paths.length === 0) {
+		io.stderr(usage);
+		return 2;
+	}
+	return parsed;
+}

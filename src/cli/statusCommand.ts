@@ -3,7 +3,7 @@ import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
 import { readManifestTexts } from './files.ts';
-import { parseOptions } from './options.ts';
+import { optionsOrExit } from './options.ts';
 
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
@@ -103,25 +103,19 @@ function recordOf(result: StatusResult, object: unknown, file: string, line: num
 
 /** `kube-status-lens status`: returns the exit code. */
 export function runStatusCommand(argv: readonly string[], io: CommandIo): number {
-	const parsed = parseOptions(argv, {
-		choices: { 'fail-on': ['error', 'warning'] },
-		flags: ['json'],
-	});
-	if (parsed.kind === 'help') {
-		io.stdout(usage);
-		return 0;
-	}
-	if (parsed.kind === 'error') {
-		io.stderr(`kube-status-lens: ${parsed.message}\n${usage}`);
-		return 2;
-	}
+	const parsed = optionsOrExit(
+		argv,
+		{
+			choices: { 'fail-on': ['error', 'warning'] },
+			flags: ['json'],
+		},
+		usage,
+		io,
+	);
+	if (typeof parsed === 'number') return parsed;
 	const { paths } = parsed;
 	const json = parsed.flags.has('json');
 	const failOn = parsed.values['fail-on'] as Tone | undefined;
-	if (paths.length === 0) {
-		io.stderr(usage);
-		return 2;
-	}
 
 	const read = readManifestTexts(paths, io.stderr);
 	let inputError = read.inputError;

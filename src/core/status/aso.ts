@@ -1,6 +1,6 @@
 import { findCondition, readConditions } from '../model/condition.ts';
 import { getBool, getInt, getPath, getRecord, getString, isRecord } from '../model/object.ts';
-import type { SystemVerdict, Tone } from './result.ts';
+import { type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
 /** True for Azure Service Operator groups: v2 `*.azure.com`, v1 `azure.microsoft.com`. */
 export function isAsoGroup(group: string): boolean {
@@ -11,15 +11,7 @@ export function isAsoGroup(group: string): boolean {
 const alphaStateAnnotation = 'resource-state.infra.azure.com';
 const alphaErrorAnnotation = 'resource-error.infra.azure.com';
 
-function verdict(
-	state: string,
-	tone: Tone,
-	message: string,
-	reasons: string[],
-	observed: boolean,
-): SystemVerdict {
-	return { system: 'aso', state, tone, message, reasons, observed };
-}
+const verdict = verdictOf.bind(undefined, 'aso');
 
 // Seed 003 "Severity meaning in the context of the Ready condition"; issue 3 adds: no severity on False -> warning.
 const severityTones: Readonly<Record<string, Tone>> = {

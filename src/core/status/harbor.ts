@@ -1,6 +1,6 @@
 import { findCondition, readConditions } from '../model/condition.ts';
 import { getPath, getString, isRecord } from '../model/object.ts';
-import type { SystemVerdict, Tone } from './result.ts';
+import { type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
 /** HarborCluster overall states, as seed 004 "Overall status" names them. */
 export type HarborState = 'healthy' | 'unhealthy' | 'creating';
@@ -19,15 +19,7 @@ const harborTones: Readonly<Record<HarborState, Tone>> = {
 	creating: 'progressing',
 };
 
-function verdict(
-	state: string,
-	tone: Tone,
-	message: string,
-	reasons: string[],
-	observed: boolean,
-): SystemVerdict {
-	return { system: 'harbor', state, tone, message, reasons, observed };
-}
+const verdict = verdictOf.bind(undefined, 'harbor');
 
 /** What harbor-operator would write into `.status.status` for these conditions (harborcluster/status.go overallStatus). */
 export function harborOverallStatusOf(object: unknown): HarborState {

@@ -1,7 +1,7 @@
 import { readConditions } from '../model/condition.ts';
 import { getArray, getInt, getPath, getRecord, getString, isRecord } from '../model/object.ts';
 import { computeKstatus } from './kstatus.ts';
-import type { KstatusResult, SystemVerdict, Tone } from './result.ts';
+import { type KstatusResult, type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
 /** The KubeStellar API groups: the released `control.kubestellar.io` and `policies.kubestellar.io` as seed 001 writes it. */
 export const kubestellarGroups = ['control.kubestellar.io', 'policies.kubestellar.io'] as const;
@@ -57,15 +57,7 @@ export function wecCopyOf(workStatus: unknown, workload?: unknown): Record<strin
 	return copy;
 }
 
-function verdict(
-	state: string,
-	tone: Tone,
-	message: string,
-	reasons: string[],
-	observed: boolean,
-): SystemVerdict {
-	return { system: 'kubestellar', state, tone, message, reasons, observed };
-}
+const verdict = verdictOf.bind(undefined, 'kubestellar');
 
 function computeWorkStatusStatus(object: unknown, lookup?: WorkloadLookup): SystemVerdict {
 	const sourceRef = getRecord(object, 'spec', 'sourceRef');

@@ -60,3 +60,15 @@ export interface StatusResult {
 
 /** The parts of a result a system engine decides; kstatus and health are added by the registry. */
 export type SystemVerdict = Omit<StatusResult, 'kstatus' | 'health'>;
+
+/** A system rule's answer without extras; `verdictOf.bind(undefined, 'harbor')` gives a module its own. */
+export function verdictOf(
+	system: SystemId,
+	state: string,
+	tone: Tone,
+	message: string,
+	reasons: string[],
+	observed: boolean,
+): SystemVerdict {
+	return { system, state, tone, message, reasons, observed };
+}

@@ -74,6 +74,15 @@ export function registerLiveCommands(
 		void vscode.window.showErrorMessage(shown);
 		return shown;
 	};
+	/** The live object as the cluster has it now, or undefined once a failure was shown. */
+	const readLive = async (target: LiveTarget): Promise<unknown> => {
+		const result = await (
+			await loadActions()
+		).getObject(target.kubeconfig, target.context, target.ref);
+		if (result.ok) return result.object;
+		failed(`Reading ${describe(target)}`, result);
+		return undefined;
+	};
 	const readOnlyUri = (name: string, text: string): vscode.Uri => {
 		const uri = vscode.Uri.from({
 			scheme: liveScheme,
@@ -136,17 +145,12 @@ export function registerLiveCommands(
 		vscode.commands.registerCommand('kubeStatusLens.live.openYaml', async (id?: string) => {
 			const target = targetOf(id);
 			if (!target) return undefined;
-			const result = await (
-				await loadActions()
-			).getObject(target.kubeconfig, target.context, target.ref);
-			if (!result.ok) {
-				failed(`Reading ${describe(target)}`, result);
-				return undefined;
-			}
+			const object = await readLive(target);
+			if (object === undefined) return undefined;
 			return (
 				await openReadOnly(
 					`${target.context} ${target.ref.kind} ${target.ref.name}.yaml`,
-					stringify(result.object),
+					stringify(object),
 					'yaml',
 				)
 			).toString();
@@ -183,18 +187,13 @@ export function registerLiveCommands(
 					);
 					return undefined;
 				}
-				const result = await (
-					await loadActions()
-				).getObject(target.kubeconfig, target.context, target.ref);
-				if (!result.ok) {
-					failed(`Reading ${describe(target)}`, result);
-					return undefined;
-				}
+				const object = await readLive(target);
+				if (object === undefined) return undefined;
 				// Both sides are the one object, without what the server and controllers write, printed the same
 				// way: the diff shows drift, not formatting, comments, the file's other documents or status.
 				const file = vscode.workspace.asRelativePath(document.uri);
 				const name = `${target.context} ${target.ref.kind} ${target.ref.name}`;
-				const live = readOnlyUri(`${name} (live).yaml`, stringify(comparableObject(result.object)));
+				const live = readOnlyUri(`${name} (live).yaml`, stringify(comparableObject(object)));
 				const manifest = readOnlyUri(
 					`${name} (${file.replace(/.*\//, '')}).yaml`,
 					stringify(comparableObject(declared)),

@@ -84,6 +84,17 @@ function getJson(cluster: Cluster, path: string): Promise<Record<string, unknown
 }
 
 const path = '/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/helmrepositories';
+
+/** The workspace file that declares podinfo, once the platform context serves podinfo live. */
+async function podinfoManifestWhenLive(): Promise<vscode.Uri> {
+	const api = await extensionApi();
+	await eventually('podinfo in the platform context', () =>
+		walk(api).some((node) => node.rootId === 'live:platform' && node.ref?.name === 'podinfo'),
+	);
+	const folder = vscode.workspace.workspaceFolders?.[0];
+	assert.ok(folder);
+	return vscode.Uri.joinPath(folder.uri, 'helmrepositories.yaml');
+}
 const gitRepoPath = '/apis/fleet.cattle.io/v1alpha1/namespaces/fleet-default/gitrepos/shop';
 
 describe('watches follow what uses them', () => {
@@ -361,13 +372,7 @@ describe('actions on live objects', () => {
 
 describe('live status in manifests', () => {
 	it('puts the live state above a workspace manifest that exists in a connected cluster', async () => {
-		const api = await extensionApi();
-		await eventually('podinfo in the platform context', () =>
-			walk(api).some((node) => node.rootId === 'live:platform' && node.ref?.name === 'podinfo'),
-		);
-		const folder = vscode.workspace.workspaceFolders?.[0];
-		assert.ok(folder);
-		const uri = vscode.Uri.joinPath(folder.uri, 'helmrepositories.yaml');
+		const uri = await podinfoManifestWhenLive();
 		await vscode.workspace.openTextDocument(uri);
 		const lenses = await eventually('a live CodeLens', async () => {
 			const found =
@@ -412,13 +417,7 @@ describe('live status in manifests', () => {
 
 describe('hovers in manifests that exist live', () => {
 	it('adds the live status to the hover on kind:', async () => {
-		const api = await extensionApi();
-		await eventually('podinfo in the platform context', () =>
-			walk(api).some((node) => node.rootId === 'live:platform' && node.ref?.name === 'podinfo'),
-		);
-		const folder = vscode.workspace.workspaceFolders?.[0];
-		assert.ok(folder);
-		const uri = vscode.Uri.joinPath(folder.uri, 'helmrepositories.yaml');
+		const uri = await podinfoManifestWhenLive();
 		const document = await vscode.workspace.openTextDocument(uri);
 		const lines = document.getText().split('\n');
 		const nameLine = lines.findIndex((line) => line.trim() === 'name: podinfo');
