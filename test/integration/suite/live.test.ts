@@ -516,7 +516,14 @@ describe('above the BundleDeployment threshold', () => {
 			}),
 		);
 		const bundle = await eventually('a Bundle that lists on demand', () =>
-			walkFrom(api, rootId).find((node) => node.ref?.kind === 'Bundle' && node.listOnDemand),
+			// Under its GitRepo: while the first sync runs, a Bundle may show elsewhere until its owner arrives.
+			walkFrom(api, rootId).find(
+				(node) =>
+					node.ref?.kind === 'Bundle' &&
+					node.listOnDemand !== undefined &&
+					api.graph.parentOf(node.id)?.ref?.kind === 'GitRepo' &&
+					api.live.summary.every((line) => line.endsWith(': ready')),
+			),
 		);
 		assert.notEqual(
 			api.provider.getTreeItem(bundle.id).collapsibleState,
@@ -526,7 +533,7 @@ describe('above the BundleDeployment threshold', () => {
 		assert.ok(first.length > 0);
 		const listed = await eventually(
 			() =>
-				`the BundleDeployments of the Bundle (listing: ${JSON.stringify(api.provider.listingOf(bundle.id))}, children: ${api.provider
+				`the BundleDeployments of the Bundle (listing: ${JSON.stringify(api.provider.listingOf(bundle.id))}, node: ${JSON.stringify({ exists: api.graph.node(bundle.id) !== undefined, listOnDemand: api.graph.node(bundle.id)?.listOnDemand, root: api.graph.node(rootId)?.description, graphChildren: api.graph.children(bundle.id).length, summary: api.live.summary })}, children: ${api.provider
 					.getChildren(bundle.id)
 					.map((id) => api.graph.node(id)?.label ?? JSON.stringify(id))
 					.join(', ')})`,
@@ -551,15 +558,22 @@ describe('above the BundleDeployment threshold', () => {
 				.find((id) => /roll-ups only/.test(api.graph.node(id)?.description ?? '')),
 		);
 		const bundle = await eventually('a Bundle that lists on demand', () =>
-			walkFrom(api, rootId).find((node) => node.ref?.kind === 'Bundle' && node.listOnDemand),
+			// Under its GitRepo: while the first sync runs, a Bundle may show elsewhere until its owner arrives.
+			walkFrom(api, rootId).find(
+				(node) =>
+					node.ref?.kind === 'Bundle' &&
+					node.listOnDemand !== undefined &&
+					api.graph.parentOf(node.id)?.ref?.kind === 'GitRepo' &&
+					api.live.summary.every((line) => line.endsWith(': ready')),
+			),
 		);
-		await api.view.reveal(bundle.id, { expand: true, select: true });
+		await api.view.reveal(bundle.id, { expand: true, select: true, focus: true });
 		await eventually('the BundleDeployments listed on expansion', () =>
 			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
 		);
-		await vscode.commands.executeCommand(
-			'workbench.actions.treeView.kubeStatusLens.resources.collapseAll',
-		);
+		// Collapse that item as a user does, with the keyboard on the focused item.
+		await api.view.reveal(bundle.id, { select: true, focus: true });
+		await vscode.commands.executeCommand('list.collapse');
 		await eventually(
 			'the listed BundleDeployments to go with the collapse',
 			() =>
