@@ -5,16 +5,17 @@
 // never throws: the answer is `{ ok: true, ... }` or a failure whose message is plain words for a user.
 //
 // Secrets are never read: asking for one is refused before any request is made.
-import {
-	HttpMethod,
-	IsomorphicFetchHttpLibrary,
-	RequestContext,
-	type KubeConfig,
-} from '@kubernetes/client-node';
+import { HttpMethod, type KubeConfig } from '@kubernetes/client-node';
 import { getPath, groupOf } from '../core/model/object.ts';
 import { isFluxGroup } from '../core/status/flux.ts';
 import { kubeConfigFor, type MergedKubeconfig } from './kubeconfig.ts';
-import { authenticate, dropConnections, failureOf, type ClientSettings } from './session.ts';
+import {
+	dropConnections,
+	failureOf,
+	sendRequest,
+	type Answer,
+	type ClientSettings,
+} from './session.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
@@ -121,75 +122,15 @@ function apiBase(apiVersion: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Requests
 
-const httpLibrary = new IsomorphicFetchHttpLibrary();
-
-/** A request's answer: its HTTP status and body. */
-interface Answer {
-	readonly status: number;
-	readonly text: string;
-}
-
-/**
- * One request through client-node, bounded as a session's are: credentials by `authenticate` (the exec timeout
- * plus the request timeout), the answer's start within the request timeout, then no silence longer than it while
- * the body arrives. Network failures throw session's RequestFailure (through `failureOf`).
- */
-async function send(
+/** One request, bounded as a session's are (see sendRequest). */
+function send(
 	client: ClientSettings,
 	method: HttpMethod,
 	path: string,
 	query: Readonly<Record<string, string | undefined>>,
 	body?: { readonly contentType: string; readonly text: string },
 ): Promise<Answer> {
-	const url = new URL(client.server + path);
-	for (const [key, value] of Object.entries(query)) {
-		if (value !== undefined) url.searchParams.set(key, value);
-	}
-	const context = new RequestContext(url.toString(), method);
-	context.setHeaderParam('Accept', 'application/json');
-	if (body) {
-		context.setHeaderParam('Content-Type', body.contentType);
-		context.setBody(body.text);
-	}
-	const timeoutMs = client.requestTimeoutMs;
-	try {
-		await authenticate(client, context);
-	} catch (error) {
-		throw failureOf(error, client.server, timeoutMs);
-	}
-	const controller = new AbortController();
-	let timer: NodeJS.Timeout | undefined;
-	const arm = (): void => {
-		clearTimeout(timer);
-		timer = setTimeout(
-			() => controller.abort(new DOMException('timed out', 'TimeoutError')),
-			timeoutMs,
-		);
-	};
-	context.setSignal(controller.signal);
-	try {
-		arm();
-		const response = await httpLibrary.send(context).toPromise();
-		arm();
-		const chunks: Uint8Array[] = [];
-		const stream = response.body.stream();
-		if (stream) {
-			const reader = stream.getReader();
-			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) break;
-				chunks.push(value);
-				arm();
-			}
-		}
-		return { status: response.httpStatusCode, text: Buffer.concat(chunks).toString('utf8') };
-	} catch (error) {
-		const failed = failureOf(error, client.server, timeoutMs);
-		if (failed.kind === 'cannot-reach') dropConnections(client);
-		throw failed;
-	} finally {
-		clearTimeout(timer);
-	}
+	return sendRequest(client, method, path, query, body ? { body } : {});
 }
 
 /** What a request was, for messages: "patch gitrepos.fleet.cattle.io in fleet-default". */

@@ -507,35 +507,50 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 	});
 }
 
+/** A request's answer: its HTTP status and body. */
+export interface Answer {
+	readonly status: number;
+	readonly text: string;
+}
+
 /**
- * GET a JSON document through client-node, bounded: credentials within the exec timeout (plus the request
- * timeout, for OIDC refreshes), the answer's start within the request timeout, then no silence longer than it while
- * the body arrives. `stop` aborts it. Throws RequestFailure.
+ * One request through client-node, bounded: credentials within the exec timeout (plus the request timeout, for
+ * OIDC refreshes), the answer's start within the request timeout, then no silence longer than it while the body
+ * arrives. `stop` aborts it; `onBodyStart` sees the start of a 200 body until it returns true. Network failures
+ * throw RequestFailure ('stopped' once `stop` has aborted).
  */
-async function getJson(
+export async function sendRequest(
 	client: ClientSettings,
+	method: HttpMethod,
 	path: string,
 	query: Readonly<Record<string, string | number | boolean | undefined>>,
-	what: string,
-	stop: AbortSignal,
-	onBodyStart?: (prefix: string) => boolean,
-): Promise<unknown> {
+	options: {
+		readonly body?: { readonly contentType: string; readonly text: string };
+		readonly stop?: AbortSignal;
+		readonly onBodyStart?: (prefix: string) => boolean;
+	} = {},
+): Promise<Answer> {
+	const { body, stop, onBodyStart } = options;
 	const url = new URL(client.server + path);
 	for (const [key, value] of Object.entries(query)) {
 		if (value !== undefined) url.searchParams.set(key, String(value));
 	}
-	const context = new RequestContext(url.toString(), HttpMethod.GET);
+	const context = new RequestContext(url.toString(), method);
 	context.setHeaderParam('Accept', 'application/json');
+	if (body) {
+		context.setHeaderParam('Content-Type', body.contentType);
+		context.setBody(body.text);
+	}
 	const timeoutMs = client.requestTimeoutMs;
 	try {
 		await authenticate(client, context);
 	} catch (error) {
 		throw failureOf(error, client.server, timeoutMs);
 	}
-	if (stop.aborted) throw new RequestFailure('stopped', 'stopped');
+	if (stop?.aborted) throw new RequestFailure('stopped', 'stopped');
 	const controller = new AbortController();
 	const onStop = (): void => controller.abort();
-	stop.addEventListener('abort', onStop, { once: true });
+	stop?.addEventListener('abort', onStop, { once: true });
 	let timer: NodeJS.Timeout | undefined;
 	const arm = (): void => {
 		clearTimeout(timer);
@@ -567,24 +582,39 @@ async function getJson(
 				}
 			}
 		}
-		const text = Buffer.concat(chunks).toString('utf8');
-		if (response.httpStatusCode !== 200) {
-			throw failureOfStatus(response.httpStatusCode, what, statusMessageOf(text));
-		}
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			throw new RequestFailure('server-error', `the answer to ${what} is not JSON`);
-		}
+		return { status: response.httpStatusCode, text: Buffer.concat(chunks).toString('utf8') };
 	} catch (error) {
-		if (stop.aborted) throw new RequestFailure('stopped', 'stopped');
+		if (stop?.aborted) throw new RequestFailure('stopped', 'stopped');
 		const failure = failureOf(error, client.server, timeoutMs);
 		// Connections that failed may be dead (a restarted server): later requests open new ones.
 		if (failure.kind === 'cannot-reach') dropConnections(client);
 		throw failure;
 	} finally {
 		clearTimeout(timer);
-		stop.removeEventListener('abort', onStop);
+		stop?.removeEventListener('abort', onStop);
+	}
+}
+
+/** GET a JSON document, bounded as `sendRequest` bounds it. Throws RequestFailure. */
+async function getJson(
+	client: ClientSettings,
+	path: string,
+	query: Readonly<Record<string, string | number | boolean | undefined>>,
+	what: string,
+	stop: AbortSignal,
+	onBodyStart?: (prefix: string) => boolean,
+): Promise<unknown> {
+	const answer = await sendRequest(client, HttpMethod.GET, path, query, {
+		stop,
+		...(onBodyStart ? { onBodyStart } : {}),
+	});
+	if (answer.status !== 200) {
+		throw failureOfStatus(answer.status, what, statusMessageOf(answer.text));
+	}
+	try {
+		return JSON.parse(answer.text) as unknown;
+	} catch {
+		throw new RequestFailure('server-error', `the answer to ${what} is not JSON`);
 	}
 }
 
