@@ -117,6 +117,25 @@ interface LineView {
 	readonly indent: number;
 }
 
+/** Offset after the quote closing a quoted scalar, or undefined when `limit` comes first ('' escapes ', \\ escapes "). */
+function quoteEnd(text: string, from: number, limit: number, quote: number): number | undefined {
+	for (let at = from; at < limit; at++) {
+		const char = text.charCodeAt(at);
+		if (quote === 34 && char === 92) {
+			at++;
+			continue;
+		}
+		if (char === quote) {
+			if (quote === 39 && text.charCodeAt(at + 1) === 39) {
+				at++;
+				continue;
+			}
+			return at + 1;
+		}
+	}
+	return undefined;
+}
+
 class BlockReader {
 	private readonly views: LineView[] = [];
 	private readonly text: string;
@@ -384,7 +403,7 @@ class BlockReader {
 			let currentLine = line;
 			let lineEnd = view.end;
 			for (;;) {
-				const close = this.quoteEnd(position, lineEnd, char);
+				const close = quoteEnd(this.text, position, lineEnd, char);
 				if (close !== undefined) {
 					if (!this.restIsEmpty(close, lineEnd)) {
 						throw new Unsupported('text after a quoted scalar');
@@ -444,32 +463,13 @@ class BlockReader {
 		return end;
 	}
 
-	/** Offset after the closing quote, or undefined when the line ends first. */
-	quoteEnd(from: number, lineEnd: number, quote: number): number | undefined {
-		for (let at = from; at < lineEnd; at++) {
-			const char = this.text.charCodeAt(at);
-			if (quote === 34 && char === 92) {
-				at++;
-				continue;
-			}
-			if (char === quote) {
-				if (quote === 39 && this.text.charCodeAt(at + 1) === 39) {
-					at++;
-					continue;
-				}
-				return at + 1;
-			}
-		}
-		return undefined;
-	}
-
 	/** Offset after the bracket closing the flow collection that opens at `at`, on the same line. */
 	flowEnd(at: number, lineEnd: number): number | undefined {
 		let depth = 0;
 		for (let position = at; position < lineEnd; position++) {
 			const char = this.text.charCodeAt(position);
 			if (char === 34 || char === 39) {
-				const close = this.quoteEnd(position + 1, lineEnd, char);
+				const close = quoteEnd(this.text, position + 1, lineEnd, char);
 				if (close === undefined) return undefined;
 				position = close - 1;
 			} else if (char === 123 || char === 91) depth++;
@@ -558,21 +558,9 @@ class FlowReader {
 	scalar(at: number, key: boolean): ScalarNode {
 		const char = this.text.charCodeAt(at);
 		if (char === 34 || char === 39) {
-			for (let position = at + 1; position < this.end; position++) {
-				const current = this.text.charCodeAt(position);
-				if (char === 34 && current === 92) {
-					position++;
-					continue;
-				}
-				if (current === char) {
-					if (char === 39 && this.text.charCodeAt(position + 1) === 39) {
-						position++;
-						continue;
-					}
-					return { kind: 'scalar', start: at, end: position + 1 };
-				}
-			}
-			throw new Unsupported('unclosed quote in flow');
+			const end = quoteEnd(this.text, at + 1, this.end, char);
+			if (end === undefined) throw new Unsupported('unclosed quote in flow');
+			return { kind: 'scalar', start: at, end };
 		}
 		if (char === 38 || char === 42 || char === 33 || char === 63 || char === 123 || char === 91) {
 			throw new Unsupported('flow node property');

@@ -58,6 +58,17 @@ class MergeCodeLensProvider implements vscode.CodeLensProvider {
 	}
 }
 
+/** Opens a preview as YAML beside the editor; returns its URI for callers and tests. */
+async function showBeside(uri: vscode.Uri): Promise<string> {
+	const document = await vscode.workspace.openTextDocument(uri);
+	await vscode.languages.setTextDocumentLanguage(document, 'yaml');
+	await vscode.window.showTextDocument(document, {
+		viewColumn: vscode.ViewColumn.Beside,
+		preview: true,
+	});
+	return uri.toString();
+}
+
 /** Registers the merge preview: content provider, CodeLens, preview and diff commands. */
 export function registerMergePreview(
 	context: vscode.ExtensionContext,
@@ -115,13 +126,7 @@ export function registerMergePreview(
 					},
 					target.title,
 				);
-				const document = await vscode.workspace.openTextDocument(uri);
-				await vscode.languages.setTextDocumentLanguage(document, 'yaml');
-				await vscode.window.showTextDocument(document, {
-					viewColumn: vscode.ViewColumn.Beside,
-					preview: true,
-				});
-				return uri.toString();
+				return showBeside(uri);
 			},
 		),
 		vscode.commands.registerCommand(
@@ -190,13 +195,7 @@ export function registerMergePreview(
 					{ rootId, key: objectKeyOf(workload), rules: rules ?? readMergeRules(), side: 'merged' },
 					titleOf(workload),
 				);
-				const document = await vscode.workspace.openTextDocument(uri);
-				await vscode.languages.setTextDocumentLanguage(document, 'yaml');
-				await vscode.window.showTextDocument(document, {
-					viewColumn: vscode.ViewColumn.Beside,
-					preview: true,
-				});
-				return uri.toString();
+				return showBeside(uri);
 			},
 		),
 	);
