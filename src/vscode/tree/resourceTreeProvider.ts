@@ -58,7 +58,14 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			}),
 			view.onDidExpandElement((event) => {
 				this.expanded.add(event.element);
-				this.collapsed.delete(event.element);
+				const wasCollapsed = this.collapsed.delete(event.element);
+				// Reopened: list afresh. (getChildren does not list for a node it last saw collapse, since a
+				// request sent before the collapse can arrive after it.)
+				const node = this.graph.node(event.element);
+				if (wasCollapsed && node?.listOnDemand && this.onDemand && !this.listings.has(node.id)) {
+					this.startListing(node);
+					this.emitter.fire([node.id]);
+				}
 			}),
 			view.onDidCollapseElement((event) => {
 				this.expanded.delete(event.element);
@@ -146,6 +153,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		const node = id === undefined ? undefined : this.graph.node(id);
 		if (!node?.listOnDemand || !this.onDemand || id === undefined) return children;
 		let state = this.listings.get(id);
+		if (!state && this.collapsed.has(id)) return [`${id}${markerSeparator}listing`, ...children];
 		if (!state || (state.kind === 'listed' && !this.onDemand.hasListed(node))) {
 			state = this.startListing(node);
 		}
