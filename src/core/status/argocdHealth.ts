@@ -72,7 +72,8 @@ function gvkOf(object: Record<string, unknown>): Gvk {
 	if (apiVersion === '' || apiVersion === '/') return { group: '', version: '', kind };
 	const slash = apiVersion.indexOf('/');
 	if (slash < 0) return { group: '', version: apiVersion, kind };
-	if (apiVersion.indexOf('/', slash + 1) >= 0) return { ...emptyGvk, kind };
+	// The kind goes too: Unstructured.GroupVersionKind returns the zero GVK when the apiVersion does not parse.
+	if (apiVersion.indexOf('/', slash + 1) >= 0) return emptyGvk;
 	return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
 }
 
@@ -854,24 +855,26 @@ function luaIndex(value: unknown, key: string, expression: string): unknown {
 	throw new LuaError(`attempt to index a ${luaTypeOf(value)} value (${expression})`);
 }
 
-/** The elements `ipairs` visits: a JSON list up to its first null; a JSON object has no integer keys. */
+// Argo CD hands JSON lists to Lua through gopher-lua's LTable.Append, which skips nil: a list's nulls are squeezed
+// out, so `ipairs` and `#` see the other items rather than stopping at a hole.
+function withoutNulls(list: readonly unknown[]): readonly unknown[] {
+	return list.some((item) => item === null || item === undefined)
+		? list.filter((item) => item !== null && item !== undefined)
+		: list;
+}
+
+/** The elements `ipairs` visits: a JSON list without its nulls; a JSON object has no integer keys. */
 function luaIpairs(value: unknown, expression: string): readonly unknown[] {
-	if (Array.isArray(value)) {
-		const end = value.findIndex((item) => item === null || item === undefined);
-		return end < 0 ? value : value.slice(0, end);
-	}
+	if (Array.isArray(value)) return withoutNulls(value);
 	if (isRecord(value)) return [];
 	throw new LuaError(
 		`bad argument #1 to ipairs (table expected, got ${luaTypeOf(value)}) (${expression})`,
 	);
 }
 
-/** `#value` (and table.getn): a list's length up to its first null, 0 for a JSON object, a string's length. */
+/** `#value` (and table.getn): a list's length without its nulls, 0 for a JSON object, a string's length. */
 function luaLength(value: unknown, expression: string): number {
-	if (Array.isArray(value)) {
-		const end = value.findIndex((item) => item === null || item === undefined);
-		return end < 0 ? value.length : end;
-	}
+	if (Array.isArray(value)) return withoutNulls(value).length;
 	if (isRecord(value)) return 0;
 	if (typeof value === 'string') return value.length;
 	throw new LuaError(`attempt to get length of a ${luaTypeOf(value)} value (${expression})`);

@@ -775,7 +775,7 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 	const byHelmOp = new PairIndex<BundleDeploymentView>();
 	const byBundle = new PairIndex<BundleDeploymentView>();
 	const byCluster = new PairIndex<BundleDeploymentView>();
-	const unlabelledByNamespace = new Map<string, BundleDeploymentView[]>();
+	const bdsByNamespace = new Map<string, BundleDeploymentView[]>();
 	const wantRepo = gitRepos.length > 0;
 	const wantHelmOp = helmOps.length > 0;
 	const wantBundle = bundles.length > 0;
@@ -788,13 +788,11 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 		if (wantHelmOp && links.helmOpName) byHelmOp.add(links.bundleNamespace, links.helmOpName, bd);
 		if (wantBundle && links.bundleName) byBundle.add(links.bundleNamespace, links.bundleName, bd);
 		if (!wantCluster) continue;
-		if (links.cluster && links.clusterNamespace) {
+		if (links.cluster && links.clusterNamespace)
 			byCluster.add(links.clusterNamespace, links.cluster, bd);
-		} else {
-			const list = unlabelledByNamespace.get(bd.namespace);
-			if (list) list.push(bd);
-			else unlabelledByNamespace.set(bd.namespace, [bd]);
-		}
+		const list = bdsByNamespace.get(bd.namespace);
+		if (list) list.push(bd);
+		else bdsByNamespace.set(bd.namespace, [bd]);
 	}
 
 	const bundlesByRepo = new PairIndex<unknown>();
@@ -838,10 +836,13 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 	for (const cluster of clusters) {
 		const { namespace, name } = metaOf(cluster);
 		pushTo(clustersByNamespace, namespace, cluster);
-		const labelled = byCluster.get(namespace, name);
+		// Fleet's cluster controller lists every BundleDeployment in the cluster's status.namespace, whatever their
+		// labels say. Before the cluster registered (no status.namespace) Fleet writes nothing; the labels are then
+		// the best guess at what it will count.
 		const statusNamespace = getString(cluster, 'status', 'namespace') ?? '';
-		const unlabelled = statusNamespace ? (unlabelledByNamespace.get(statusNamespace) ?? []) : [];
-		const clusterBds = unlabelled.length > 0 ? [...labelled, ...unlabelled] : labelled;
+		const clusterBds = statusNamespace
+			? (bdsByNamespace.get(statusNamespace) ?? [])
+			: byCluster.get(namespace, name);
 		const computed = clusterStatusOf(cluster, clusterBds, existing);
 		result.set(cluster, computed);
 		if (clusterBds.length > 0) {

@@ -427,12 +427,12 @@ export function bdDisplayOf(bd: BundleDeploymentView): BundleDeploymentDisplay {
 		if (condition.type === 'Deployed') deployed = text;
 		else if (condition.type === 'Monitored') monitored = text;
 	}
-	const display: { deployed?: string; monitored?: string; state: FleetState } = {
+	// In the order Go marshals BundleDeploymentDisplay: deployed, monitored, state.
+	return {
+		...(deployed !== '' ? { deployed } : {}),
+		...(monitored !== '' ? { monitored } : {}),
 		state: deploymentStateOf(bd),
 	};
-	if (deployed !== '') display.deployed = deployed;
-	if (monitored !== '') display.monitored = monitored;
-	return display;
 }
 
 function conditionMessage(conditions: readonly Condition[], type: string): string {

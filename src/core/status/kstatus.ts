@@ -82,7 +82,7 @@ function accessorError(
 ): ComputeError {
 	const path = '.' + fields.slice(0, depth).join('.');
 	return new ComputeError(
-		`${path} accessor error: value is of the type ${goTypeOf(value)}, expected ${expected}`,
+		`${path} accessor error: ${goValueText(value)} is of the type ${goTypeOf(value)}, expected ${expected}`,
 	);
 }
 
@@ -111,6 +111,27 @@ function nestedInt64(
 	if (typeof value === 'number' && Number.isInteger(value)) return value;
 	const error = accessorError(fields, fields.length, value, 'int64');
 	throw new ComputeError(`looking up ${what} from resource: ${error.message}`);
+}
+
+/** A decoded JSON value as Go's `%v` prints it (accessor errors quote the offending value). */
+function goValueText(value: unknown): string {
+	if (value === null || value === undefined) return '<nil>';
+	if (Array.isArray(value)) return `[${value.map(goValueText).join(' ')}]`;
+	if (typeof value === 'number') {
+		if (Number.isInteger(value) || value === 0) return String(value);
+		const exponent = Math.floor(Math.log10(Math.abs(value)));
+		const text = exponent < -4 || exponent >= 21 ? value.toExponential() : String(value);
+		// Go writes at least two exponent digits: 1e-07, not 1e-7.
+		return text.replace(/e([+-])(\d)$/, 'e$10$2');
+	}
+	if (typeof value === 'object') {
+		const record = value as Record<string, unknown>;
+		const entries = Object.keys(record)
+			.sort()
+			.map((key) => `${key}:${goValueText(record[key])}`);
+		return `map[${entries.join(' ')}]`;
+	}
+	return String(value);
 }
 
 // The condition fields of util.go BasicCondition, decoded the way FromUnstructured would.

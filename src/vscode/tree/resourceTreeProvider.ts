@@ -164,6 +164,11 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		return this.graph.children(id).length > 0 ? [] : [`${id}${markerSeparator}empty`];
 	}
 
+	/** Whether the view last reported this node expanded. */
+	wasExpanded(id: string): boolean {
+		return this.expanded.has(id);
+	}
+
 	/** Whether the view last reported this node collapsed (after the user had it open). */
 	wasCollapsed(id: string): boolean {
 		return this.collapsed.has(id);

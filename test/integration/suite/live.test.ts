@@ -568,6 +568,12 @@ describe('above the BundleDeployment threshold', () => {
 			),
 		);
 		await api.view.reveal(bundle.id, { expand: true, select: true, focus: true });
+		await eventually(
+			() =>
+				`the view to report the Bundle expanded (visible: ${api.view.visible}, selection: ${JSON.stringify(api.view.selection)}, item: ${api.provider.getTreeItem(bundle.id).collapsibleState})`,
+			() => api.provider.wasExpanded(bundle.id),
+			5_000,
+		);
 		await eventually('the BundleDeployments listed on expansion', () =>
 			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
 		);

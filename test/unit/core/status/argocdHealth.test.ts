@@ -19,6 +19,25 @@ describe('Argo CD health dispatch', () => {
 		}
 	});
 
+	it('has no health for an apiVersion with more than one slash (Go reads no kind from it either)', () => {
+		assert.equal(computeHealth(object('a/b/v1', 'Pod', { status: { phase: 'Running' } })), null);
+	});
+
+	it('lets Lua checks skip null list items, as Argo CD squeezes them out before the script runs', () => {
+		const kustomization = object('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', {
+			spec: {},
+			status: conditions(null as unknown as Json, {
+				type: 'Ready',
+				status: 'True',
+				reason: 'ReconciliationSucceeded',
+			}),
+		});
+		assert.deepEqual(computeHealth(kustomization), {
+			status: 'Healthy',
+			message: 'ReconciliationSucceeded',
+		});
+	});
+
 	it('has no health for kinds Argo CD has no check for', () => {
 		assert.equal(computeHealth(object('example.com/v1', 'Widget', { status: conditions() })), null);
 		assert.equal(computeHealth(object('v1', 'ConfigMap')), null);

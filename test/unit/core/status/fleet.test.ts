@@ -739,6 +739,42 @@ describe('Fleet roll-ups (computeFleetRollups)', () => {
 		});
 	});
 
+	it("counts every BD in the Cluster's status.namespace, as Fleet lists them, whatever their labels say", () => {
+		const cluster = {
+			apiVersion: api,
+			kind: 'Cluster',
+			metadata: { name: 'c1', namespace: 'fleet-default' },
+			status: { namespace: 'cluster-fleet-default-c1' },
+		};
+		// Labelled for c1 but in another namespace: not c1's. In c1's namespace but labelled for c2: c1's.
+		const elsewhere = bd('elsewhere', 'c1', { status: { ready: true } });
+		(elsewhere.metadata as Record<string, unknown>).namespace = 'cluster-fleet-default-c2';
+		const inNamespace = bd('here', 'c2', { status: { ready: false } });
+		(inNamespace.metadata as Record<string, unknown>).namespace = 'cluster-fleet-default-c1';
+		const computed = computeFleetRollups([cluster, elsewhere, inNamespace]).get(cluster);
+		assert.ok(computed?.kind === 'Cluster');
+		assert.deepEqual(computed.summary, {
+			notReady: 1,
+			ready: 0,
+			desiredReady: 1,
+			nonReadyResources: [{ name: 'here', bundleState: 'NotReady' }],
+		});
+	});
+
+	it('writes a BundleDeployment display in the order Go marshals it: deployed, monitored, state', () => {
+		const deployed = bd('shop', 'c1', {
+			status: {
+				ready: true,
+				conditions: [
+					{ type: 'Deployed', status: 'True' },
+					{ type: 'Monitored', status: 'True' },
+				],
+			},
+		});
+		const computed = computeFleetRollups([deployed]).get(deployed);
+		assert.deepEqual(Object.keys(computed?.display ?? {}), ['deployed', 'monitored', 'state']);
+	});
+
 	it("leaves NotReady and Modified BDs' unlisted resources Ready, or Unknown when the lists were cut", () => {
 		const resources = [{ kind: 'Pod', apiVersion: 'v1', namespace: 'ns', name: 'p' }];
 		const complete = readBundleDeployment(bd('b', 'c1', { status: { ready: false, resources } }));

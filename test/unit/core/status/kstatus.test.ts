@@ -220,6 +220,18 @@ describe('kstatus bad input', () => {
 		assert.match(result.message, /metadata\.generation/);
 	});
 
+	it('quotes the offending value as Go prints it, as apimachinery accessor errors do', () => {
+		const quoted = (generation: unknown) =>
+			computeKstatus({ ...object('v1', 'ConfigMap'), metadata: { generation } }).message;
+		assert.match(
+			quoted('5'),
+			/\.metadata\.generation accessor error: 5 is of the type string, expected int64$/,
+		);
+		assert.match(quoted(1.5), /: 1\.5 is of the type float64, expected int64$/);
+		assert.match(quoted(null), /: <nil> is of the type <nil>, expected int64$/);
+		assert.match(quoted({ b: 2, a: [1, 'x'] }), /: map\[a:\[1 x\] b:2\] is of the type map/);
+	});
+
 	it('names the unknown Pod phase', () => {
 		const result = computeKstatus(object('v1', 'Pod', { status: { phase: 'Exploded' } }));
 		assert.match(result.message, /unknown phase Exploded/);
