@@ -788,8 +788,9 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 		if (wantHelmOp && links.helmOpName) byHelmOp.add(links.bundleNamespace, links.helmOpName, bd);
 		if (wantBundle && links.bundleName) byBundle.add(links.bundleNamespace, links.bundleName, bd);
 		if (!wantCluster) continue;
-		if (links.cluster && links.clusterNamespace)
+		if (links.cluster && links.clusterNamespace) {
 			byCluster.add(links.clusterNamespace, links.cluster, bd);
+		}
 		const list = bdsByNamespace.get(bd.namespace);
 		if (list) list.push(bd);
 		else bdsByNamespace.set(bd.namespace, [bd]);
