@@ -131,7 +131,7 @@ function goValueText(value: unknown): string {
 			.map((key) => `${key}:${goValueText(record[key])}`);
 		return `map[${entries.join(' ')}]`;
 	}
-	return String(value as string | boolean);
+	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 // The condition fields of util.go BasicCondition, decoded the way FromUnstructured would.
