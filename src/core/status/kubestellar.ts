@@ -40,8 +40,8 @@ export function wecCopyOf(workStatus: unknown, workload?: unknown): Record<strin
 		name: sourceRef.name,
 		namespace: sourceRef.namespace,
 	};
-	const lastGeneration = getInt(workStatus, 'statusDetails', 'lastGeneration');
-	if (lastGeneration !== undefined) metadata.generation = lastGeneration;
+	// No generation: the copy's observedGeneration counts the WEC object's generations, while
+	// statusDetails.lastGeneration is the WDS object's, so comparing the two would say nothing.
 	const copy: Record<string, unknown> = {
 		apiVersion: group ? `${group}/${version}` : version,
 		kind: sourceRef.kind,
@@ -99,6 +99,12 @@ function computeWorkStatusStatus(object: unknown, lookup?: WorkloadLookup): Syst
 	if (workload === undefined) {
 		reasons.push(
 			'The WDS workload is not in the input: its desired replica count is taken from the WEC copy.',
+		);
+	}
+	if (getPath(object, 'statusDetails', 'lastGenerationIsApplied') === false) {
+		const generation = getInt(object, 'statusDetails', 'lastGeneration');
+		reasons.push(
+			`WEC ${wec} has not applied ${generation !== undefined && generation > 0 ? `generation ${generation} of the WDS object` : 'the latest WDS generation'} yet (statusDetails.lastGenerationIsApplied is false).`,
 		);
 	}
 	return verdict(kstatus.status, toneOfKstatus(kstatus.status), kstatus.message, reasons, true);

@@ -91,6 +91,32 @@ describe('KubeStellar status', () => {
 		assert.equal(result.tone, 'progressing');
 	});
 
+	it("does not compare the WDS generation (statusDetails.lastGeneration) with the WEC's observedGeneration", () => {
+		const ready = {
+			...workStatus({
+				replicas: 2,
+				updatedReplicas: 2,
+				readyReplicas: 2,
+				availableReplicas: 2,
+				observedGeneration: 1,
+				conditions: [{ type: 'Available', status: 'True' }],
+			}),
+			statusDetails: { lastGeneration: 4, lastGenerationIsApplied: true },
+		};
+		const result = computeKubestellarStatus(ready);
+		assert.equal(result.state, 'Current');
+		assert.doesNotMatch(result.message, /generation/);
+		const behind = computeKubestellarStatus({
+			...ready,
+			statusDetails: { lastGeneration: 5, lastGenerationIsApplied: false },
+		});
+		assert.ok(
+			behind.reasons.some((line) =>
+				/has not applied generation 5 of the WDS object yet/.test(line),
+			),
+		);
+	});
+
 	it('uses the WDS workload spec when the caller knows it', () => {
 		const copy = workStatus({
 			replicas: 2,
