@@ -156,14 +156,16 @@ export function computeAsoStatus(object: unknown): SystemVerdict {
 		if (severityTone) {
 			tone = severityTone;
 			reasons.push(`Ready is False with severity ${severity}.`);
+		} else if (severity) {
+			tone = 'warning';
+			reasons.push(
+				`Ready is False with severity "${severity}", which is not one of Error, Warning or Info.`,
+			);
 		} else {
 			tone = 'warning';
 			reasons.push(
 				'Ready is False but has no severity: ASO always sets one on False, so the severity is missing.',
 			);
-		}
-		if (reason === 'Deleting' || reason === 'Reconciling') {
-			tone = severityTone === 'error' ? 'error' : 'progressing';
 		}
 	} else {
 		tone = 'progressing';

@@ -24,12 +24,13 @@ const verdict = verdictOf.bind(undefined, 'harbor');
 /** What harbor-operator would write into `.status.status` for these conditions (harborcluster/status.go overallStatus). */
 export function harborOverallStatusOf(object: unknown): HarborState {
 	const { conditions } = readConditions(object);
+	// The operator counts condition entries, not types: four True entries are healthy, checked before any False.
 	let trueCount = 0;
 	let anyFalse = false;
-	for (const type of harborDependencyConditions) {
-		const condition = findCondition(conditions, type);
-		if (condition?.status === 'True') trueCount++;
-		else if (condition?.status === 'False') anyFalse = true;
+	for (const condition of conditions) {
+		if (!(harborDependencyConditions as readonly string[]).includes(condition.type)) continue;
+		if (condition.status === 'True') trueCount++;
+		else if (condition.status === 'False') anyFalse = true;
 	}
 	if (trueCount >= harborDependencyConditions.length) return 'healthy';
 	return anyFalse ? 'unhealthy' : 'creating';
@@ -76,7 +77,9 @@ export function computeHarborStatus(object: unknown): SystemVerdict {
 		(type) => findCondition(conditions, type)?.status !== 'True',
 	);
 	let message: string;
-	if (state === 'healthy') {
+	if (state === 'healthy' && computed !== 'healthy' && pending.length > 0) {
+		message = `The operator reports healthy, but ${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} not True`;
+	} else if (state === 'healthy') {
 		message = 'All four dependencies (storage, database, cache, Harbor service) are ready';
 	} else if (state === 'unhealthy') {
 		const first = falseOnes[0] ? findCondition(conditions, falseOnes[0]) : undefined;

@@ -47,6 +47,21 @@ describe('ASO status', () => {
 		assert.equal(result.message, 'bad location');
 	});
 
+	it('keeps the severity tone whatever the reason: Warning while Reconciling or Deleting is a warning', () => {
+		const tones = ['Reconciling', 'Deleting'].map(
+			(reason) => computeAsoStatus(resource({ status: 'False', severity: 'Warning', reason })).tone,
+		);
+		assert.deepEqual(tones, ['warning', 'warning']);
+	});
+
+	it('names a severity that is not one of Error, Warning or Info rather than calling it missing', () => {
+		const result = computeAsoStatus(
+			resource({ status: 'False', severity: 'Critical', reason: 'X' }),
+		);
+		assert.equal(result.tone, 'warning');
+		assert.ok(result.reasons.some((reason) => reason.includes('"Critical", which is not one of')));
+	});
+
 	it('treats Ready False without severity as a warning and says the severity is missing', () => {
 		const result = computeAsoStatus(resource({ status: 'False', reason: 'Oops' }));
 		assert.equal(result.tone, 'warning');

@@ -53,6 +53,24 @@ describe('Harbor status', () => {
 		assert.match(result.message, /DatabaseReady, CacheReady, ServiceReady/);
 	});
 
+	it('counts condition entries as the operator does: four True entries are healthy, before any False', () => {
+		const duplicated = cluster({});
+		(duplicated.status as { conditions: unknown[] }).conditions = [
+			{ type: 'StorageReady', status: 'False' },
+			{ type: 'StorageReady', status: 'True' },
+			{ type: 'DatabaseReady', status: 'True' },
+			{ type: 'CacheReady', status: 'True' },
+			{ type: 'ServiceReady', status: 'True' },
+		];
+		assert.equal(harborOverallStatusOf(duplicated), 'healthy');
+	});
+
+	it('does not call every dependency ready when the operator wrote healthy but one is False', () => {
+		const result = computeHarborStatus(cluster({ ...allTrue, StorageReady: 'False' }, 'healthy'));
+		assert.equal(result.state, 'healthy');
+		assert.equal(result.message, 'The operator reports healthy, but StorageReady is not True');
+	});
+
 	it('shows the operator word provisioning as creating', () => {
 		assert.equal(computeHarborStatus(cluster({}, 'provisioning')).state, 'creating');
 	});
