@@ -49,6 +49,8 @@ export const findingCodes = [
 	'condition-empty-reason',
 	'condition-reason-not-camel-case',
 	'condition-severity-on-true',
+	'condition-severity-on-unknown',
+	'condition-invalid-status',
 	'condition-duplicate-type',
 	'condition-missing-last-transition-time',
 	'condition-invalid-last-transition-time',
@@ -126,6 +128,14 @@ export const findingRules: Readonly<
 	},
 	'condition-severity-on-true': {
 		summary: 'A positive-polarity condition that is True carries a severity.',
+		severity: 'warning',
+	},
+	'condition-severity-on-unknown': {
+		summary: 'A condition whose status is Unknown carries a severity.',
+		severity: 'warning',
+	},
+	'condition-invalid-status': {
+		summary: 'A condition status is not the string True, False or Unknown.',
 		severity: 'warning',
 	},
 	'condition-duplicate-type': {
@@ -697,6 +707,37 @@ function conditionHygieneFindings(out: ObjectFindings): void {
 				'warning',
 				'condition-severity-on-true',
 				`${name} is True (its healthy state) but carries severity ${severity}: severity is omitted when a positive condition is True.`,
+			);
+		}
+		if (typeof severity === 'string' && severity !== '' && condition.status === 'Unknown') {
+			out.add(
+				value(...base, 'severity'),
+				'warning',
+				'condition-severity-on-unknown',
+				`${name} is Unknown but carries severity ${severity}: a condition whose status is Unknown has no severity.`,
+			);
+		}
+		const status = condition.status;
+		if (typeof status === 'boolean') {
+			out.add(
+				value(...base, 'status'),
+				'warning',
+				'condition-invalid-status',
+				`Status ${String(status)} of ${name} is a YAML boolean, but Kubernetes expects the string "${status ? 'True' : 'False'}": quote it (the API server rejects a boolean here).`,
+			);
+		} else if (status === undefined || status === null) {
+			out.add(
+				typeTargets,
+				'warning',
+				'condition-invalid-status',
+				`${name} has no status: every condition says True, False or Unknown.`,
+			);
+		} else if (status !== 'True' && status !== 'False' && status !== 'Unknown') {
+			out.add(
+				value(...base, 'status'),
+				'warning',
+				'condition-invalid-status',
+				`Status ${quoted(status)} of ${name} is not True, False or Unknown (case matters): readers treat the condition as unknown.`,
 			);
 		}
 		const time = condition.lastTransitionTime;

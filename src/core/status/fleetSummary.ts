@@ -352,7 +352,9 @@ function readBdCondition(value: unknown): Condition | undefined {
 	if (typeof record.type !== 'string') return undefined;
 	return {
 		type: record.type,
-		status: str(record.status),
+		// A YAML boolean (status: false, unquoted) reads as the word it stands for, as for every other condition.
+		status:
+			typeof record.status === 'boolean' ? (record.status ? 'True' : 'False') : str(record.status),
 		reason: str(record.reason),
 		message: str(record.message),
 	};

@@ -134,36 +134,65 @@ function goValueText(value: unknown): string {
 	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-// The condition fields of util.go BasicCondition, decoded the way FromUnstructured would.
-const conditionFields = ['type', 'status', 'reason', 'message'] as const;
+// The condition fields of util.go BasicCondition with their Go types, decoded the way FromUnstructured would.
+const conditionFields = [
+	['type', 'string'],
+	['status', 'v1.ConditionStatus'],
+	['reason', 'string'],
+	['message', 'string'],
+] as const;
+
+/** reflect.Kind of a decoded JSON value, as runtime.DefaultUnstructuredConverter names it in its errors. */
+function goKindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'slice';
+	if (isRecord(value)) return 'map';
+	return goTypeOf(value);
+}
+
+// The converter's own words, which name no field; the field follows in brackets so a reader can find it.
+function conversionError(words: string, path: string): ComputeError {
+	return new ComputeError(`${words} (at ${path})`);
+}
+
+// FromUnstructured into a string-kinded field: an integer converts by Go's rules but not by JSON's, and says so;
+// anything else is not convertible at all.
+function stringFieldError(value: unknown, goType: string, path: string): ComputeError {
+	return conversionError(
+		typeof value === 'number' && Number.isInteger(value)
+			? `cannot convert int64 to ${goType}`
+			: 'unrecognized type: string',
+		path,
+	);
+}
 
 // kstatus util.go GetObjectWithConditions: FromUnstructured into {status: {conditions: []BasicCondition}}.
 function readBasicConditions(object: Record<string, unknown>): readonly BasicCondition[] {
 	const status = object.status;
 	if (status === undefined || status === null) return [];
 	if (!isRecord(status)) {
-		throw new ComputeError(`status: cannot restore struct from: ${goTypeOf(status)}`);
+		throw conversionError(`cannot restore struct from: ${goKindOf(status)}`, 'status');
 	}
 	const list = status.conditions;
 	if (list === undefined || list === null) return [];
 	if (!Array.isArray(list)) {
-		throw new ComputeError(`status.conditions: cannot restore slice from ${goTypeOf(list)}`);
+		throw conversionError(`cannot restore slice from ${goKindOf(list)}`, 'status.conditions');
 	}
 	const conditions: BasicCondition[] = [];
-	for (const entry of list as readonly unknown[]) {
+	for (const [index, entry] of (list as readonly unknown[]).entries()) {
 		if (entry === null || entry === undefined) {
 			conditions.push({ type: '', status: '', reason: '', message: '' });
 			continue;
 		}
 		if (!isRecord(entry)) {
-			throw new ComputeError(`status.conditions[]: cannot restore struct from: ${goTypeOf(entry)}`);
+			throw conversionError(
+				`cannot restore struct from: ${goKindOf(entry)}`,
+				`status.conditions[${index}]`,
+			);
 		}
-		for (const field of conditionFields) {
+		for (const [field, goType] of conditionFields) {
 			const value = entry[field];
 			if (value !== undefined && value !== null && typeof value !== 'string') {
-				throw new ComputeError(
-					`status.conditions[].${field}: cannot convert ${goTypeOf(value)} to string`,
-				);
+				throw stringFieldError(value, goType, `status.conditions[${index}].${field}`);
 			}
 		}
 		conditions.push({
