@@ -4,11 +4,13 @@
 //   frontend's upgrade (ErrApplied) and someone edits a ConfigMap on staging-1 by hand (Modified). A stand-in for
 //   Fleet's controllers writes the Bundle, GitRepo, Cluster and ClusterGroup statuses after every change.
 // - kubestellar-wds / kubestellar-its: the nginx Deployment gets a new image in the WDS; the WorkStatus objects
-//   in the ITS follow on cluster1, then cluster2; cluster3 stays short of a replica.
+//   in the ITS follow on cluster1, then cluster2; cluster3 stays short of a replica. A stand-in for KubeStellar's
+//   status controller writes the merged status into the WDS Deployment after every change.
 // - platform: the HarborCluster "harbor" comes up condition by condition; Flux fetches a new commit, applies it,
 //   fails a HelmRelease upgrade and rolls it back; an ASO StorageAccount finishes provisioning.
 
 import { reconcileFleet } from './fleetController.ts';
+import { reconcileKubestellarStatus } from './kubestellarController.ts';
 import { cloneJson, isJsonObject, type Json, type JsonObject } from './patch.ts';
 import type { ScenarioStep } from './scenario.ts';
 import { metadataOf, type KubeObject, type ObjectStore } from './store.ts';
@@ -383,6 +385,7 @@ function wecStep(
 						},
 					);
 				}
+				if (wds !== undefined) reconcileKubestellarStatus(wds, store);
 			},
 		},
 	};
@@ -412,6 +415,16 @@ function wdsTimeline(): readonly ScenarioStep[] {
 function itsTimeline(stores: ReadonlyMap<string, ObjectStore>): readonly ScenarioStep[] {
 	const wds = stores.get('kubestellar-wds');
 	return [
+		{
+			at: 1000,
+			description: "KubeStellar's status controller merges the WECs' statuses into the WDS",
+			action: {
+				kind: 'run',
+				run(store) {
+					if (wds !== undefined) reconcileKubestellarStatus(wds, store);
+				},
+			},
+		},
 		wecStep(7000, 'cluster1 rolls out the new image', wds, [['cluster1', 'Progressing']]),
 		wecStep(10_000, 'cluster1 is available; cluster2 rolls out', wds, [
 			['cluster1', 'Available'],
