@@ -27,6 +27,16 @@ const workStatus = (status: unknown, wec = 'cluster1') => ({
 	...(status === undefined ? {} : { status }),
 });
 
+/** A WEC's copy of a Deployment with every replica available. */
+const availableCopy = {
+	replicas: 2,
+	updatedReplicas: 2,
+	readyReplicas: 2,
+	availableReplicas: 2,
+	observedGeneration: 1,
+	conditions: [{ type: 'Available', status: 'True' }],
+};
+
 describe('KubeStellar status', () => {
 	it('is Ready when the generation is observed and there are no errors', () => {
 		assert.equal(computeKubestellarStatus(policy({ observedGeneration: 1 })).state, 'Ready');
@@ -70,14 +80,7 @@ describe('KubeStellar status', () => {
 	});
 
 	it('gives a WorkStatus the state of the WEC copy it carries', () => {
-		const ready = workStatus({
-			replicas: 2,
-			updatedReplicas: 2,
-			readyReplicas: 2,
-			availableReplicas: 2,
-			observedGeneration: 1,
-			conditions: [{ type: 'Available', status: 'True' }],
-		});
+		const ready = workStatus(availableCopy);
 		assert.equal(computeKubestellarStatus(ready).state, 'Current');
 		const notReady = workStatus({
 			replicas: 2,
@@ -93,14 +96,7 @@ describe('KubeStellar status', () => {
 
 	it("does not compare the WDS generation (statusDetails.lastGeneration) with the WEC's observedGeneration", () => {
 		const ready = {
-			...workStatus({
-				replicas: 2,
-				updatedReplicas: 2,
-				readyReplicas: 2,
-				availableReplicas: 2,
-				observedGeneration: 1,
-				conditions: [{ type: 'Available', status: 'True' }],
-			}),
+			...workStatus(availableCopy),
 			statusDetails: { lastGeneration: 4, lastGenerationIsApplied: true },
 		};
 		const result = computeKubestellarStatus(ready);
