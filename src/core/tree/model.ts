@@ -310,6 +310,7 @@ const indexNames = [
 	'bdHelm',
 	'bdCluster',
 	'bdNs',
+	'bdAnyNs',
 	'bundleRepo',
 	'bundleHelm',
 	'clusterNs',
@@ -1029,6 +1030,7 @@ export class ResourceGraph {
 					if (links.helmOp) keys.push('bdHelm', links.helmOp);
 					if (links.cluster) keys.push('bdCluster', links.cluster);
 					else keys.push('bdNs', links.namespace);
+					keys.push('bdAnyNs', links.namespace);
 					break;
 				}
 				case 'Bundle': {
@@ -1230,9 +1232,11 @@ export class ResourceGraph {
 					if (!links) continue;
 					dirty(links.bundleKey);
 					for (const key of links.ownerKeys) dirty(key);
-					const clusters = links.clusterKey
-						? [root.entries.get(links.clusterKey)]
-						: [...this.indexed(root, 'clusterStatusNs', links.namespace)];
+					// The Cluster its labels name (where it shows) and every Cluster whose namespace holds it (what
+					// Fleet's cluster controller counts).
+					const clusters = new Set(this.indexed(root, 'clusterStatusNs', links.namespace));
+					const labelled = links.clusterKey ? root.entries.get(links.clusterKey) : undefined;
+					if (labelled) clusters.add(labelled);
 					for (const cluster of clusters) {
 						if (!cluster) continue;
 						work.computedDirty.add(cluster);
@@ -1898,12 +1902,13 @@ export class ResourceGraph {
 				break;
 			case 'Cluster': {
 				const statusNamespace = getString(object, 'status', 'namespace') ?? '';
+				// Fleet's cluster controller counts every BD in the cluster's status.namespace, whatever their labels
+				// say; before the cluster registered, the labels are the best guess (as computeFleetRollups does).
 				const members = root.rollupsFromController
 					? []
-					: [
-							...this.indexed(root, 'bdCluster', pair),
-							...(statusNamespace ? this.indexed(root, 'bdNs', statusNamespace) : []),
-						];
+					: statusNamespace
+						? [...this.indexed(root, 'bdAnyNs', statusNamespace)]
+						: [...this.indexed(root, 'bdCluster', pair)];
 				const bds: BundleDeploymentView[] = [];
 				const gitRepos = new Set<string>();
 				const helmOps = new Set<string>();

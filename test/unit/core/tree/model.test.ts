@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseManifests } from '../../../../src/core/manifest/parse.ts';
+import { getPath } from '../../../../src/core/model/object.ts';
 import { computeFleetRollups } from '../../../../src/core/status/fleet.ts';
 import {
 	ResourceGraph,
@@ -338,6 +339,30 @@ describe('resource graph: Fleet', () => {
 			assert.ok(id, `no node for ${objectKeyOf(object)}`);
 			assert.deepEqual(graph.node(id)?.result?.computed, expected.get(object), objectKeyOf(object));
 		}
+	});
+
+	it('counts for a Cluster every BundleDeployment in its status.namespace, as computeFleetRollups, and follows them', () => {
+		// Labelled for c2 but in c1's namespace: Fleet's cluster controller counts it for c1, not c2.
+		const stray = (state: BdState): Obj => {
+			const object = bd('web-app', 'c2', state);
+			(object.metadata as Obj).namespace = clusterNamespace('c1');
+			(object.metadata as Obj).name = 'web-app-stray';
+			return object;
+		};
+		const objects = [cluster('c1'), cluster('c2'), stray('Ready')];
+		const graph = graphOf(objects);
+		const computedOf = (name: string): unknown => {
+			const [id] = graph.findNodesForObject('ws', objectKeyOf(cluster(name)));
+			assert.ok(id);
+			return graph.node(id)?.result?.computed;
+		};
+		const expected = computeFleetRollups(objects);
+		assert.deepEqual(computedOf('c1'), expected.get(objects[0]));
+		assert.deepEqual(computedOf('c2'), expected.get(objects[1]));
+		assert.equal(getPath(computedOf('c1'), 'summary', 'ready'), 1);
+		graph.upsertObject('ws', 'file:///a.yaml', stray('ErrApplied'));
+		assert.equal(getPath(computedOf('c1'), 'summary', 'errApplied'), 1);
+		assert.equal(getPath(computedOf('c2'), 'summary', 'errApplied'), undefined);
 	});
 
 	it('gives a BundleDeployment a distinct, stable id under its Bundle and under its Cluster', () => {
