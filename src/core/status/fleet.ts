@@ -24,6 +24,7 @@ import {
 	bundleStatusOf,
 	clusterGroupStatusOf,
 	clusterStatusOf,
+	fleetStatusFrozen,
 	gitRepoStatusOf,
 	helmOpStatusOf,
 	isAgentLastSeenZero,
@@ -804,6 +805,7 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 		if (repo) bundlesByRepo.add(namespace, repo, bundle);
 	}
 	for (const gitRepo of gitRepos) {
+		if (fleetStatusFrozen('GitRepo', gitRepo)) continue;
 		const { namespace, name } = metaOf(gitRepo);
 		const repoBds = byRepo.get(namespace, name);
 		const repoBundles = bundlesByRepo.get(namespace, name);
@@ -819,6 +821,7 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 		);
 	}
 	for (const helmOp of helmOps) {
+		if (fleetStatusFrozen('HelmOp', helmOp)) continue;
 		const { namespace, name } = metaOf(helmOp);
 		result.set(helmOp, helmOpStatusOf(helmOp, byHelmOp.get(namespace, name)));
 	}
@@ -837,6 +840,7 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 	for (const cluster of clusters) {
 		const { namespace, name } = metaOf(cluster);
 		pushTo(clustersByNamespace, namespace, cluster);
+		if (fleetStatusFrozen('Cluster', cluster)) continue;
 		// Fleet's cluster controller lists every BundleDeployment in the cluster's status.namespace, whatever their
 		// labels say. Before the cluster registered (no status.namespace) Fleet writes nothing; the labels are then
 		// the best guess at what it will count.

@@ -507,6 +507,17 @@ export interface HelmOpComputed extends StatusBaseComputed {
 }
 
 /**
+ * Whether Fleet's status controllers leave this object's status as it is: a GitRepo, HelmOp or Cluster being
+ * deleted (gitops status_controller.go and helmop_status.go return early, the cluster controller only runs its
+ * deletion). No roll-up is recomputed for those. (The GitRepo controller also skips an empty spec.repo; that is
+ * not followed here, so a GitRepo written without its spec, as in trimmed dumps, still gets its roll-up.)
+ */
+export function fleetStatusFrozen(kind: string, object: unknown): boolean {
+	if (kind !== 'GitRepo' && kind !== 'HelmOp' && kind !== 'Cluster') return false;
+	return Boolean(getString(object, 'metadata', 'deletionTimestamp'));
+}
+
+/**
  * The status the GitRepo status controller writes: StatusBase from the repo's BDs; display.state "GitUpdating" while
  * status.gitJobStatus is not "Current"; and the first (by UID) Bundle of the repo whose Ready is False replaces the
  * Ready condition, which surfaces rendering errors that leave no BDs (setReadyStatusFromBundle).

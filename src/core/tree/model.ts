@@ -15,6 +15,7 @@ import {
 	bundleStatusOf,
 	clusterGroupStatusOf,
 	clusterStatusOf,
+	fleetStatusFrozen,
 	gitRepoStatusOf,
 	helmOpStatusOf,
 	writtenClusterSummary,
@@ -1874,6 +1875,11 @@ export class ResourceGraph {
 		entry.computedDirty = false;
 		const object = entry.object;
 		const pair = pairOf(entry.namespace, entry.name);
+		if (fleetStatusFrozen(entry.kind, object)) {
+			entry.clusterHasBds = false;
+			entry.computed = undefined;
+			return undefined;
+		}
 		switch (entry.kind) {
 			case 'BundleDeployment': {
 				const display = bdDisplayOf(this.bdViewOf(entry));

@@ -761,6 +761,30 @@ describe('Fleet roll-ups (computeFleetRollups)', () => {
 		});
 	});
 
+	it('recomputes nothing for a GitRepo, HelmOp or Cluster being deleted, as Fleet writes nothing then', () => {
+		const deleting = (kind: string, name: string): Record<string, unknown> => ({
+			apiVersion: api,
+			kind,
+			metadata: {
+				name,
+				namespace: 'fleet-default',
+				deletionTimestamp: '2025-11-20T09:00:00Z',
+				finalizers: ['fleet.cattle.io/gitrepo-finalizer'],
+			},
+			spec: { repo: 'https://github.com/example/shop' },
+			status: { namespace: 'cluster-fleet-default-c1' },
+		});
+		const objects = [
+			deleting('GitRepo', 'web'),
+			deleting('HelmOp', 'web'),
+			deleting('Cluster', 'c1'),
+			bd('web', 'c1', { labels: { 'fleet.cattle.io/repo-name': 'web' } }),
+		];
+		const rollups = computeFleetRollups(objects);
+		for (const object of objects.slice(0, 3)) assert.equal(rollups.get(object), undefined);
+		assert.ok(rollups.get(objects[3]));
+	});
+
 	it('writes a BundleDeployment display in the order Go marshals it: deployed, monitored, state', () => {
 		const deployed = bd('shop', 'c1', {
 			status: {
