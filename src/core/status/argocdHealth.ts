@@ -122,6 +122,18 @@ function typedRecord(parent: Record<string, unknown> | undefined, key: string, p
 	return typedEntry(parent?.[key], path);
 }
 
+/** reflect.Kind of a decoded JSON value, as runtime.DefaultUnstructuredConverter names it in its errors. */
+function goKindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'slice';
+	if (isRecord(value)) return 'map';
+	return goTypeOf(value);
+}
+
+// The converter's own words name no field; the field follows in brackets so a reader can find it.
+function conversionError(words: string, path: string): ConversionError {
+	return new ConversionError(`${words} (at ${path})`);
+}
+
 function typedIntOrUndefined(
 	parent: Record<string, unknown> | undefined,
 	key: string,
@@ -130,22 +142,40 @@ function typedIntOrUndefined(
 	const value = parent?.[key];
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'number' && Number.isInteger(value)) return value;
-	throw new ConversionError(`${path}: cannot convert ${goTypeOf(value)} to int32`);
+	// Generations are int64 in every API; the counters these checks read are int32.
+	const goType = key.endsWith('eneration') ? 'int64' : 'int32';
+	throw conversionError(
+		typeof value === 'number'
+			? `cannot convert float64 to ${goType}`
+			: `unrecognized type: ${goType}`,
+		path,
+	);
 }
 
 function typedInt(parent: Record<string, unknown> | undefined, key: string, path: string): number {
 	return typedIntOrUndefined(parent, key, path) ?? 0;
 }
 
+/** A string field; an integer converts by Go's rules but not by JSON's, so the converter names the field's type. */
 function typedString(
 	parent: Record<string, unknown> | undefined,
 	key: string,
 	path: string,
+	goType = 'string',
 ): string {
 	const value = parent?.[key];
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value;
-	throw new ConversionError(`${path}: cannot convert ${goTypeOf(value)} to string`);
+	throw stringConversionError(value, goType, path);
+}
+
+function stringConversionError(value: unknown, goType: string, path: string): ConversionError {
+	return conversionError(
+		typeof value === 'number' && Number.isInteger(value)
+			? `cannot convert int64 to ${goType}`
+			: 'unrecognized type: string',
+		path,
+	);
 }
 
 function typedBool(
@@ -156,13 +186,13 @@ function typedBool(
 	const value = parent?.[key];
 	if (value === undefined || value === null) return false;
 	if (typeof value === 'boolean') return value;
-	throw new ConversionError(`${path}: cannot convert ${goTypeOf(value)} to bool`);
+	throw conversionError('unrecognized type: bool', path);
 }
 
 function typedEntry(value: unknown, path: string) {
 	if (value === undefined || value === null) return undefined;
 	if (!isRecord(value)) {
-		throw new ConversionError(`${path}: cannot restore struct from: ${goTypeOf(value)}`);
+		throw conversionError(`cannot restore struct from: ${goKindOf(value)}`, path);
 	}
 	return value;
 }
@@ -171,7 +201,7 @@ function typedList(parent: Record<string, unknown> | undefined, key: string, pat
 	const value = parent?.[key];
 	if (value === undefined || value === null) return [];
 	if (!Array.isArray(value)) {
-		throw new ConversionError(`${path}: cannot restore slice from ${goTypeOf(value)}`);
+		throw conversionError(`cannot restore slice from ${goKindOf(value)}`, path);
 	}
 	return value as readonly unknown[];
 }
@@ -183,7 +213,7 @@ function typedStringMap(parent: Record<string, unknown> | undefined, key: string
 	for (const name in map) {
 		const value = map[name];
 		if (value !== null && typeof value !== 'string') {
-			throw new ConversionError(`${path}.${name}: cannot convert ${goTypeOf(value)} to string`);
+			throw stringConversionError(value, 'string', `${path}.${name}`);
 		}
 	}
 	return map as Readonly<Record<string, string | null>>;
@@ -211,7 +241,7 @@ function typedConditions(
 		const condition = typedEntry(entry, where);
 		conditions.push({
 			type: typedString(condition, 'type', `${where}.type`),
-			status: typedString(condition, 'status', `${where}.status`),
+			status: typedString(condition, 'status', `${where}.status`, 'v1.ConditionStatus'),
 			reason: typedString(condition, 'reason', `${where}.reason`),
 			message: typedString(condition, 'message', `${where}.message`),
 		});

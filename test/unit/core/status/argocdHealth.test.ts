@@ -90,9 +90,17 @@ describe('Argo CD health dispatch', () => {
 	it('reports Unknown with the field when the object would not convert to its typed API object', () => {
 		const result = computeHealth(object('apps/v1', 'Deployment', { spec: { replicas: '3' } }));
 		assert.equal(result?.status, 'Unknown');
-		assert.match(
-			result?.message ?? '',
-			/^failed to convert unstructured Deployment to typed: spec\.replicas/,
+		// The converter's words (a string is no int32), then the field for the reader.
+		assert.equal(
+			result?.message,
+			'failed to convert unstructured Deployment to typed: unrecognized type: int32 (at spec.replicas)',
+		);
+		const job = computeHealth(
+			object('batch/v1', 'Job', { status: conditions({ type: 'Complete', status: 1 }) }),
+		);
+		assert.equal(
+			job?.message,
+			'failed to convert unstructured Job to typed: cannot convert int64 to v1.ConditionStatus (at status.conditions[].status)',
 		);
 	});
 
