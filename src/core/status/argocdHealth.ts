@@ -4,6 +4,7 @@
 // conversion to the typed API object) the result is Unknown with the reason, as Argo CD reports it.
 import { isRecord } from '../model/object.ts';
 import type { HealthResult, HealthStatus } from './result.ts';
+import { goKindOf, stringConversionWords } from './goValues.ts';
 
 /** Which Argo CD code to follow: argo-cd HEAD (default) or the standalone gitops-engine library it grew out of. */
 export type HealthEngine = 'argo-cd' | 'gitops-engine';
@@ -81,20 +82,6 @@ function gvkText(gvk: Gvk): string {
 	return `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
 }
 
-function goTypeOf(value: unknown): string {
-	if (Array.isArray(value)) return '[]interface {}';
-	switch (typeof value) {
-		case 'string':
-			return 'string';
-		case 'boolean':
-			return 'bool';
-		case 'number':
-			return Number.isInteger(value) ? 'int64' : 'float64';
-		default:
-			return 'map[string]interface {}';
-	}
-}
-
 // Unstructured.GetDeletionTimestamp: set only when it parses as a non-zero RFC 3339 time.
 function hasDeletionTimestamp(metadata: unknown): boolean {
 	if (!isRecord(metadata)) return false;
@@ -120,13 +107,6 @@ function hasHookFinalizer(metadata: unknown): boolean {
 
 function typedRecord(parent: Record<string, unknown> | undefined, key: string, path: string) {
 	return typedEntry(parent?.[key], path);
-}
-
-/** reflect.Kind of a decoded JSON value, as runtime.DefaultUnstructuredConverter names it in its errors. */
-function goKindOf(value: unknown): string {
-	if (Array.isArray(value)) return 'slice';
-	if (isRecord(value)) return 'map';
-	return goTypeOf(value);
 }
 
 // The converter's own words name no field; the field follows in brackets so a reader can find it.
@@ -170,12 +150,7 @@ function typedString(
 }
 
 function stringConversionError(value: unknown, goType: string, path: string): ConversionError {
-	return conversionError(
-		typeof value === 'number' && Number.isInteger(value)
-			? `cannot convert int64 to ${goType}`
-			: 'unrecognized type: string',
-		path,
-	);
+	return conversionError(stringConversionWords(value, goType), path);
 }
 
 function typedBool(

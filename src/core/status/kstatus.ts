@@ -3,6 +3,7 @@
 import { readConditionArray, type Condition } from '../model/condition.ts';
 import { getBool, getInt, getPath, getString, isRecord } from '../model/object.ts';
 import type { KstatusResult, KstatusStatus } from './result.ts';
+import { goKindOf, goTypeOf, goValueText, stringConversionWords } from './goValues.ts';
 
 /** Inputs kstatus cannot read from the object itself. */
 export interface KstatusOptions {
@@ -58,22 +59,6 @@ function failed(reason: string, message: string): Verdict {
 	return { status: 'Failed', message, reason };
 }
 
-/** Go's name for the dynamic type of a decoded JSON value, as accessor errors print it. */
-function goTypeOf(value: unknown): string {
-	if (value === null || value === undefined) return '<nil>';
-	if (Array.isArray(value)) return '[]interface {}';
-	switch (typeof value) {
-		case 'string':
-			return 'string';
-		case 'boolean':
-			return 'bool';
-		case 'number':
-			return Number.isInteger(value) ? 'int64' : 'float64';
-		default:
-			return 'map[string]interface {}';
-	}
-}
-
 function accessorError(
 	fields: readonly string[],
 	depth: number,
@@ -113,27 +98,6 @@ function nestedInt64(
 	throw new ComputeError(`looking up ${what} from resource: ${error.message}`);
 }
 
-/** A decoded JSON value as Go's `%v` prints it (accessor errors quote the offending value). */
-function goValueText(value: unknown): string {
-	if (value === null || value === undefined) return '<nil>';
-	if (Array.isArray(value)) return `[${value.map(goValueText).join(' ')}]`;
-	if (typeof value === 'number') {
-		if (Number.isInteger(value) || value === 0) return String(value);
-		const exponent = Math.floor(Math.log10(Math.abs(value)));
-		const text = exponent < -4 || exponent >= 21 ? value.toExponential() : String(value);
-		// Go writes at least two exponent digits: 1e-07, not 1e-7.
-		return text.replace(/e([+-])(\d)$/, 'e$10$2');
-	}
-	if (typeof value === 'object') {
-		const record = value as Record<string, unknown>;
-		const entries = Object.keys(record)
-			.sort()
-			.map((key) => `${key}:${goValueText(record[key])}`);
-		return `map[${entries.join(' ')}]`;
-	}
-	return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
 // The condition fields of util.go BasicCondition with their Go types, decoded the way FromUnstructured would.
 const conditionFields = [
 	['type', 'string'],
@@ -142,27 +106,13 @@ const conditionFields = [
 	['message', 'string'],
 ] as const;
 
-/** reflect.Kind of a decoded JSON value, as runtime.DefaultUnstructuredConverter names it in its errors. */
-function goKindOf(value: unknown): string {
-	if (Array.isArray(value)) return 'slice';
-	if (isRecord(value)) return 'map';
-	return goTypeOf(value);
-}
-
 // The converter's own words, which name no field; the field follows in brackets so a reader can find it.
 function conversionError(words: string, path: string): ComputeError {
 	return new ComputeError(`${words} (at ${path})`);
 }
 
-// FromUnstructured into a string-kinded field: an integer converts by Go's rules but not by JSON's, and says so;
-// anything else is not convertible at all.
 function stringFieldError(value: unknown, goType: string, path: string): ComputeError {
-	return conversionError(
-		typeof value === 'number' && Number.isInteger(value)
-			? `cannot convert int64 to ${goType}`
-			: 'unrecognized type: string',
-		path,
-	);
+	return conversionError(stringConversionWords(value, goType), path);
 }
 
 // kstatus util.go GetObjectWithConditions: FromUnstructured into {status: {conditions: []BasicCondition}}.
