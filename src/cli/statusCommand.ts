@@ -4,6 +4,7 @@ import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
 import { readManifestTexts } from './files.ts';
 import { optionsOrExit } from './options.ts';
+import { terminalLine } from './terminalText.ts';
 
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
@@ -52,15 +53,15 @@ const toneColours: Readonly<Record<Tone, string>> = {
 };
 
 function oneLine(text: string, width: number): string {
-	const flat = text.replace(/\s+/g, ' ').trim();
+	const flat = terminalLine(text).replace(/\s+/g, ' ').trim();
 	return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
 function formatTable(records: readonly StatusRecord[], colour: boolean): string {
 	const rows = records.map((record) => [
-		record.kind,
-		record.namespace ? `${record.namespace}/${record.name}` : record.name,
-		record.observed ? record.state : `${record.state} (no status)`,
+		oneLine(record.kind, 100),
+		oneLine(record.namespace ? `${record.namespace}/${record.name}` : record.name, 320),
+		oneLine(record.observed ? record.state : `${record.state} (no status)`, 60),
 		oneLine(record.message, 100),
 	]);
 	const header = ['KIND', 'NAMESPACE/NAME', 'STATE', 'MESSAGE'];
@@ -124,7 +125,7 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		const parsed = parseManifests(text, { fileName: file });
 		for (const problem of parsed.problems) {
 			io.stderr(
-				`${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.message}\n`,
+				`${terminalLine(file)}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${terminalLine(problem.message)}\n`,
 			);
 			inputError = true;
 		}

@@ -138,6 +138,31 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 		assert.equal(find(list, 'ConfigMap', 'fine').state, 'Current');
 	});
 
+	it('prints the table without the terminal control sequences a manifest carries', () => {
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-cli-'));
+		const file = join(folder, 'hostile.yaml');
+		writeFileSync(
+			file,
+			[
+				'apiVersion: source.toolkit.fluxcd.io/v1',
+				'kind: HelmRepository',
+				'metadata: {name: "evil\\u001b[2J", namespace: flux-system}',
+				'spec: {url: "https://charts.example.com"}',
+				'status:',
+				'  conditions:',
+				'  - {type: Ready, status: "False", reason: Failed, message: "a\\nb\\u001b]0;t\\u0007"}',
+				'',
+			].join('\n'),
+		);
+		const result = run('status', file);
+		assert.equal(result.code, 0, result.stderr);
+		assert.ok(
+			!result.stdout.includes('\u001b') && !result.stdout.includes('\u0007'),
+			result.stdout,
+		);
+		assert.match(result.stdout, /flux-system\/evil\\u001b\[2J +Failed +a b\\u001b\]0;t\\u0007/);
+	});
+
 	it('exits 2 for a path that does not exist', () => {
 		const result = run('status', join(root, 'no-such-folder'));
 		assert.equal(result.code, 2);

@@ -81,6 +81,32 @@ describe('kube-status-lens check', () => {
 		assert.equal(lines.at(-1), '1 error, 1 warning, 0 information in 1 file (2 files checked)');
 	});
 
+	it('prints untrusted text as one line without terminal control sequences', () => {
+		const hostile = `apiVersion: source.toolkit.fluxcd.io/v1
+kind: HelmRepository
+metadata:
+  name: "evil\\u001b[31m"
+  namespace: flux-system
+spec:
+  url: https://charts.example.com
+status:
+  conditions:
+  - type: Ready
+    status: "False"
+    reason: Failed
+    message: "first\\nsecond\\u001b]0;title\\u0007 \\u202eend"
+    lastTransitionTime: "2025-11-20T09:00:00Z"
+`;
+		const folder = workspace({ 'hostile.yaml': hostile });
+		const result = run([folder], folder);
+		const finding = result.stdout.split('\n').find((line) => line.includes('status-failed'));
+		assert.ok(finding?.endsWith('Failed: first second\\u001b]0;title\\u0007 \\u202eend'), finding);
+		const controls = [...result.stdout].filter(
+			(char) => (char < ' ' && char !== '\n') || char === '\u202e',
+		);
+		assert.deepEqual(controls, []);
+	});
+
 	it('exits 0 when the worst finding is a warning, and on clean input', () => {
 		assert.equal(run([workspace({ 'policy.yaml': warningOnly })], tmpdir()).code, 0);
 		const clean = run(

@@ -157,6 +157,20 @@ describe('kube-status-lens merge', () => {
 		assert.equal(output.kstatus.status, 'InProgress');
 	});
 
+	it('keeps control sequences from WEC names and messages away from the terminal', () => {
+		const result = run([
+			'--workload',
+			fixture('workload.yaml'),
+			'--wec',
+			`east\u001b[2J\nwest=${fixture('wec-east.yaml')}`,
+			'--wec',
+			`west=${fixture('wec-west.yaml')}`,
+		]);
+		assert.equal(result.code, 0, result.stderr);
+		assert.ok(!result.stdout.includes('\u001b'));
+		assert.match(result.stdout, /east\\u001b\[2J/);
+	});
+
 	it('prints usage with --help', () => {
 		const result = run(['--help']);
 		assert.equal(result.code, 0);
