@@ -11,7 +11,7 @@ import { parseManifests } from '../core/manifest/parse.ts';
 import { getRecord, getString } from '../core/model/object.ts';
 import { readManifestTexts } from './files.ts';
 import { optionsOrExit } from './options.ts';
-import { terminalLine } from './terminalText.ts';
+import { visibleLine } from '../core/text/visible.ts';
 import type { CommandIo } from './statusCommand.ts';
 
 /** What `check` needs besides the common command I/O: the folder relative paths start from. */
@@ -99,7 +99,7 @@ function formatText(results: readonly FileFindings[], colour: boolean): string {
 				? `${severityColours[finding.severity]}${finding.severity}\u001b[0m`
 				: finding.severity;
 			lines.push(
-				`${terminalLine(file)}:${line + 1}:${character + 1}: ${severity} ${finding.code}: ${terminalLine(finding.message)}`,
+				`${visibleLine(file)}:${line + 1}:${character + 1}: ${severity} ${finding.code}: ${visibleLine(finding.message)}`,
 			);
 		}
 	}

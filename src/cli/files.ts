@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { terminalLine } from './terminalText.ts';
+import { visibleLine } from '../core/text/visible.ts';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
 const skippedFolders = new Set(['node_modules', '.git']);
@@ -60,7 +60,7 @@ export function readManifestTexts(
 	let inputError = false;
 	const { files, unreadable } = collectManifestFiles(paths);
 	for (const entry of unreadable) {
-		stderr(`${terminalLine(entry.path)}: cannot read: ${terminalLine(entry.message)}\n`);
+		stderr(`${visibleLine(entry.path)}: cannot read: ${visibleLine(entry.message)}\n`);
 		inputError = true;
 	}
 	const texts: { file: string; text: string }[] = [];
@@ -68,7 +68,7 @@ export function readManifestTexts(
 		try {
 			texts.push({ file, text: readFileSync(file, 'utf8') });
 		} catch (error) {
-			stderr(`${terminalLine(file)}: cannot read: ${terminalLine((error as Error).message)}\n`);
+			stderr(`${visibleLine(file)}: cannot read: ${visibleLine((error as Error).message)}\n`);
 			inputError = true;
 		}
 	}

@@ -16,7 +16,7 @@ import {
 	type MergeRules,
 	type WecMergeResult,
 } from '../core/merge/wecMerge.ts';
-import { terminalLine, terminalText } from './terminalText.ts';
+import { visibleLine, visibleText } from '../core/text/visible.ts';
 
 /** Where the command reads and writes, so tests can give it files and capture output. */
 export interface MergeCommandIo {
@@ -456,15 +456,15 @@ function textOf(workload: Record<string, unknown>, result: WecMergeResult): stri
 	if (omitted.length > 0) {
 		lines.push('left out:');
 		for (const [path, entry] of omitted) {
-			lines.push(`  - ${path}: ${terminalLine(entry.detail ?? 'WECs disagree')}`);
+			lines.push(`  - ${path}: ${visibleLine(entry.detail ?? 'WECs disagree')}`);
 		}
 	}
 	if (result.notes.length > 0) {
 		lines.push('notes:');
-		for (const note of result.notes) lines.push(`  - ${terminalLine(note)}`);
+		for (const note of result.notes) lines.push(`  - ${visibleLine(note)}`);
 	}
 	// WEC names, messages and names in the comments come from files: no control sequence reaches the terminal.
-	return terminalText(`${lines.join('\n')}\n`);
+	return visibleText(`${lines.join('\n')}\n`);
 }
 
 /** Runs `kube-status-lens merge` (argv after the command name, or starting with "merge"); returns the exit code. */
@@ -505,7 +505,7 @@ export function runMergeCommand(argv: readonly string[], io: MergeCommandIo): nu
 	} catch (error) {
 		if (error instanceof InputError) {
 			io.stderr(
-				`kube-status-lens merge: ${terminalText(error.message)}\nRun kube-status-lens merge --help for usage.\n`,
+				`kube-status-lens merge: ${visibleText(error.message)}\nRun kube-status-lens merge --help for usage.\n`,
 			);
 			return 2;
 		}

@@ -4,7 +4,7 @@ import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
 import { readManifestTexts } from './files.ts';
 import { optionsOrExit } from './options.ts';
-import { terminalLine } from './terminalText.ts';
+import { visibleLine } from '../core/text/visible.ts';
 
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
@@ -53,7 +53,7 @@ const toneColours: Readonly<Record<Tone, string>> = {
 };
 
 function oneLine(text: string, width: number): string {
-	const flat = terminalLine(text).replace(/\s+/g, ' ').trim();
+	const flat = visibleLine(text).replace(/\s+/g, ' ').trim();
 	return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
@@ -125,7 +125,7 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		const parsed = parseManifests(text, { fileName: file });
 		for (const problem of parsed.problems) {
 			io.stderr(
-				`${terminalLine(file)}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${terminalLine(problem.message)}\n`,
+				`${visibleLine(file)}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${visibleLine(problem.message)}\n`,
 			);
 			inputError = true;
 		}

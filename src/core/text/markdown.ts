@@ -1,11 +1,13 @@
 // Everything shown as Markdown comes through here: text from files and clusters is untrusted and must not become
 // links, images, HTML, headings or table structure.
 
+import { visibleLine, visibleText } from './visible.ts';
+
 const markdownSpecial = /[\\`*_{}[\]()#+\-.!|<>~$&:]/g;
 
-/** Escapes untrusted text for use in Markdown prose, on one line. */
+/** Escapes untrusted text for use in Markdown prose, on one line, with controls and direction overrides visible. */
 export function escapeMarkdown(text: string): string {
-	return text.replace(/\r?\n/g, ' ').replace(markdownSpecial, (character) => `\\${character}`);
+	return visibleLine(text).replace(markdownSpecial, (character) => `\\${character}`);
 }
 
 /** Escapes untrusted text for a table cell, shortened to `max` characters. */
@@ -20,7 +22,7 @@ export function truncate(text: string, max: number): string {
 
 /** Untrusted text as inline code, with a fence longer than any run of backticks inside it. */
 export function inlineCode(text: string): string {
-	const flat = text.replace(/\r?\n/g, ' ');
+	const flat = visibleLine(text);
 	let fence = '`';
 	while (flat.includes(fence)) fence += '`';
 	const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -28,7 +30,8 @@ export function inlineCode(text: string): string {
 }
 
 /** Untrusted multi-line text as a fenced code block that it cannot close early. */
-export function codeBlock(text: string, language = ''): string {
+export function codeBlock(untrusted: string, language = ''): string {
+	const text = visibleText(untrusted);
 	let fence = '```';
 	while (text.includes(fence)) fence += '`';
 	return `${fence}${language}\n${text}\n${fence}`;

@@ -3,6 +3,7 @@ import { objectTooltipMarkdown } from '../../core/explain/tooltip.ts';
 import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
 import type { Tone } from '../../core/status/result.ts';
 import { escapeMarkdown, truncate } from '../../core/text/markdown.ts';
+import { visibleLine } from '../../core/text/visible.ts';
 import { contextValueOf } from './contextValues.ts';
 
 // Theme colours every theme defines, so light, dark and high-contrast themes all work.
@@ -102,13 +103,16 @@ export function treeItemOf(node: TreeNode, expanded: boolean): vscode.TreeItem {
 				? vscode.TreeItemCollapsibleState.Expanded
 				: vscode.TreeItemCollapsibleState.Collapsed
 			: vscode.TreeItemCollapsibleState.None;
-	const item = new vscode.TreeItem(node.label, collapsible);
+	// Names and messages come from files and clusters: no control or direction override reaches the row.
+	const label = visibleLine(node.label);
+	const description = visibleLine(node.description);
+	const item = new vscode.TreeItem(label, collapsible);
 	item.id = node.id;
-	item.description = node.description;
+	item.description = description;
 	item.iconPath = iconOf(node);
 	item.contextValue = contextValueOf(node);
 	item.accessibilityInformation = {
-		label: `${node.label}, ${toneWords[node.tone]}${node.description ? `, ${node.description}` : ''}`,
+		label: `${label}, ${toneWords[node.tone]}${description ? `, ${description}` : ''}`,
 		role: 'treeitem',
 	};
 	return item;
