@@ -1,29 +1,8 @@
-// Lint rules, including the layer boundaries that ARCHITECTURE.md states as invariants.
+// Lint rules, including the layer boundaries that ARCHITECTURE.md states as invariants (eslint/layers.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
-
-const coreBoundary = {
-	patterns: [
-		{ group: ['vscode'], message: 'src/core is pure: no vscode.' },
-		{
-			group: ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'],
-			message: 'src/core is pure: no Node built-ins, no I/O.',
-		},
-		{ group: ['@kubernetes/*'], message: 'src/core is pure: no client-node.' },
-		{
-			group: [
-				'../k8s/*',
-				'../../k8s/*',
-				'../vscode/*',
-				'../../vscode/*',
-				'../cli/*',
-				'../../cli/*',
-			],
-			message: 'Dependencies point vscode -> k8s -> core; core imports only itself and yaml.',
-		},
-	],
-};
+import { layers, layersPlugin } from './eslint/layers.mjs';
 
 export default tseslint.config(
 	{ ignores: ['node_modules/', 'dist/', 'out/', '.vscode-test/', '**/*.cjs'] },
@@ -66,27 +45,13 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['src/core/**/*.ts'],
-		rules: { 'no-restricted-imports': ['error', coreBoundary] },
+		files: ['src/**/*.ts'],
+		plugins: { layers: layersPlugin },
+		rules: { 'layers/allowed-imports': ['error', layers] },
 	},
 	{
 		files: ['src/cli/**/*.ts'],
-		rules: {
-			'no-console': 'off',
-			'no-restricted-imports': [
-				'error',
-				{
-					patterns: [
-						{ group: ['vscode'], message: 'The CLI never loads vscode.' },
-						{
-							group: ['@kubernetes/*', '../k8s/*'],
-							message: 'The CLI never loads client-node: it must run on Node 20.',
-						},
-						{ group: ['../vscode/*'], message: 'The CLI never loads the extension.' },
-					],
-				},
-			],
-		},
+		rules: { 'no-console': 'off' },
 	},
 	{
 		files: [

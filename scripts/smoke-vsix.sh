@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 	--install-extension .artifacts/kube-status-lens.vsix
 cp -r examples/workspace "$work/ws"
 # One demo context, so the smoke test also loads the cluster client bundle as shipped.
-"$node24" src/apiserver/main.ts --port "${KSL_SMOKE_PORT:-18473}" --cluster platform --no-scenario \
+"$node24" src/apiserver/main.ts --port 0 --cluster platform --no-scenario \
 	--kubeconfig "$work/kubeconfig" >"$work/demo.log" 2>&1 &
 demo=$!
 trap 'kill "$demo" 2>/dev/null || true; rm -rf "$work"' EXIT

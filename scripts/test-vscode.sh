@@ -20,7 +20,7 @@ printf '{"folders":[{"path":"team-flux"},{"path":"team-harbor"}]}\n' >"$work/mul
 "$node24" scripts/vscode.mjs test --workspace "$work/multi/teams.code-workspace" --tests "$PWD/out/test/integration/index.cjs" --env KSL_SUITE=multiroot --env KUBECONFIG="$work/no-kubeconfig"
 
 echo "== in-host suite: live clusters (the local API server's demo)"
-"$node24" src/apiserver/main.ts --port 18443 --kubeconfig "$work/demo-kubeconfig" --no-scenario >"$work/demo.log" 2>&1 &
+"$node24" src/apiserver/main.ts --port 0 --kubeconfig "$work/demo-kubeconfig" --no-scenario >"$work/demo.log" 2>&1 &
 demo=$!
 trap 'kill "$demo" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do [ -s "$work/demo-kubeconfig" ] && break; sleep 0.1; done

@@ -67,7 +67,22 @@ function contextSettings() {
 }
 
 /** Starts code-server in its own process group; resolves once /healthz answers. */
+/**
+ * Starts code-server on `port`, or on a free port when none is given (tried again on another one if code-server
+ * exits before it answers, e.g. because a run beside this one took the port in between).
+ */
 export async function startCodeServer({ port, work, extensionsFrom }) {
+	for (let attempt = 1; ; attempt++) {
+		const chosen = port ?? (await freePort());
+		try {
+			return await startCodeServerOn({ port: chosen, work, extensionsFrom });
+		} catch (error) {
+			if (port !== undefined || attempt === 3) throw error;
+		}
+	}
+}
+
+async function startCodeServerOn({ port, work, extensionsFrom }) {
 	mkdirSync(join(work, 'ud/User'), { recursive: true });
 	mkdirSync(join(work, 'exts'), { recursive: true });
 	mkdirSync(join(work, 'tmp'), { recursive: true });
@@ -164,7 +179,7 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 		await new Promise((done) => setTimeout(done, 100));
 	}
 	await stop();
-	throw new Error('code-server did not start');
+	throw new Error(`code-server did not start on 127.0.0.1:${port} (is the port taken?)`);
 }
 
 /** The workbench URL that loads the extension under development (and a test suite) through the smoke-test payload. */
@@ -211,7 +226,7 @@ function envOf(list) {
 
 async function main() {
 	const workspace = resolve(options.workspace ?? join(root, 'examples/workspace'));
-	const port = options.port ? Number(options.port) : await freePort();
+	const port = options.port ? Number(options.port) : undefined;
 	const work = mkdtempSync(join(tmpdir(), 'ksl-vscode-'));
 	let extensionsFrom;
 	if (options.installed) extensionsFrom = options.extensions;

@@ -3,7 +3,7 @@
 // each. A stand-in for Flux answers reconcile requests on every cluster (fluxController.ts), timeline or not.
 // `npm run demo-cluster` runs it on its own (src/apiserver/main.ts); `npm start` can start it next to VS Code.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedCertificates } from './certificates.ts';
@@ -25,7 +25,7 @@ export const demoExamplesFolder = join(
 
 /** How to start the demo. */
 export interface DemoOptions {
-	/** The first cluster's port; the others follow (default 6443; 0 picks free ports). */
+	/** The first cluster's port; the others follow (default 0: free ports). */
 	readonly basePort?: number;
 	/** Where to write the kubeconfig. */
 	readonly kubeconfigPath: string;
@@ -61,7 +61,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 	// Controllers run whether or not the timelines play: a user's reconcile request is answered either way.
 	const controllers: (() => void)[] = [];
 	const initial = new Map<string, Awaited<ReturnType<typeof readObjects>>['objects']>();
-	const basePort = options.basePort ?? 6443;
+	const basePort = options.basePort ?? 0;
 	try {
 		for (const [index, cluster] of chosen.entries()) {
 			const server = await startApiServer({
@@ -92,8 +92,10 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		throw error;
 	}
 	await mkdir(dirname(options.kubeconfigPath), { recursive: true });
+	// Written aside and renamed: scripts wait for the file to appear and must never read half of it.
+	const partialPath = `${options.kubeconfigPath}.${process.pid}.partial`;
 	await writeFile(
-		options.kubeconfigPath,
+		partialPath,
 		kubeconfigText(
 			chosen.flatMap((cluster) => {
 				const server = servers.get(cluster.name);
@@ -104,6 +106,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		),
 		{ mode: 0o600 },
 	);
+	await rename(partialPath, options.kubeconfigPath);
 	const playbacks: ScenarioPlayback[] = [];
 	if (options.play !== false) {
 		const stores = new Map<string, ObjectStore>(

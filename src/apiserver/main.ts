@@ -1,15 +1,17 @@
 // `npm run demo-cluster`: the demo clusters on their own, until Ctrl+C. Prints the kubeconfig path to use with
-// kubectl or the extension (KUBECONFIG=<path>).
+// kubectl or the extension (KUBECONFIG=<path>). By default each run listens on free ports and writes a kubeconfig of
+// its own (removed when it stops), so two runs side by side never repoint each other's contexts.
 //
-//   scripts/node24 src/apiserver/main.ts [--port 6443] [--kubeconfig <path>] [--no-scenario] [--speed 2]
+//   scripts/node24 src/apiserver/main.ts [--port N] [--kubeconfig <path>] [--no-scenario] [--speed 2]
 //                                        [--cluster fleet-mgmt ...] [--verbose]
 
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDemo } from './demo.ts';
 
 const usage =
-	'usage: demo-cluster [--port 6443] [--kubeconfig .artifacts/demo-cluster/kubeconfig] [--no-scenario] [--speed N] [--cluster NAME]... [--verbose]';
+	'usage: demo-cluster [--port N (default: free ports)] [--kubeconfig PATH (default: one per run under .artifacts/demo-cluster/)] [--no-scenario] [--speed N] [--cluster NAME]... [--verbose]';
 
 function print(line: string): void {
 	process.stdout.write(`${line}\n`);
@@ -20,8 +22,8 @@ async function main(): Promise<number> {
 	try {
 		({ values } = parseArgs({
 			options: {
-				port: { type: 'string', default: '6443' },
-				kubeconfig: { type: 'string', default: '.artifacts/demo-cluster/kubeconfig' },
+				port: { type: 'string', default: '0' },
+				kubeconfig: { type: 'string' },
 				'no-scenario': { type: 'boolean', default: false },
 				speed: { type: 'string', default: '1' },
 				cluster: { type: 'string', multiple: true },
@@ -43,7 +45,15 @@ async function main(): Promise<number> {
 		process.stderr.write(`invalid --port or --speed\n${usage}\n`);
 		return 2;
 	}
-	const kubeconfigPath = resolve(values.kubeconfig);
+	let runFolder: string | undefined;
+	if (values.kubeconfig === undefined) {
+		mkdirSync('.artifacts/demo-cluster', { recursive: true });
+		runFolder = mkdtempSync(join(resolve('.artifacts/demo-cluster'), 'run-'));
+	}
+	const kubeconfigPath =
+		values.kubeconfig === undefined
+			? join(runFolder ?? '', 'kubeconfig')
+			: resolve(values.kubeconfig);
 	const demo = await startDemo({
 		basePort: port,
 		kubeconfigPath,
@@ -64,6 +74,7 @@ async function main(): Promise<number> {
 		process.once('SIGTERM', resolveStop);
 	});
 	await demo.stop();
+	if (runFolder !== undefined) rmSync(runFolder, { recursive: true, force: true });
 	return 0;
 }
 

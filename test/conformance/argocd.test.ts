@@ -1,4 +1,4 @@
-// One test per Argo CD health vector in ../shared/conformance/argocd (gitops-engine tests, built-in Lua tests).
+// One test per Argo CD health vector in test/conformance/vectors/argocd (gitops-engine tests, built-in Lua tests).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { computeHealth, type HealthOptions } from '../../src/core/status/argocdHealth.ts';

@@ -1,4 +1,4 @@
-// One test per Rancher Fleet vector in ../shared/conformance/fleet: each vector names the upstream function it
+// One test per Rancher Fleet vector in test/conformance/vectors/fleet: each vector names the upstream function it
 // exercises (call.function); the table below maps it to ours and shapes the answer like the vector's keys.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// One test per kstatus vector in ../shared/conformance/kstatus (cli-utils pkg/kstatus/status tests).
+// One test per kstatus vector in test/conformance/vectors/kstatus (cli-utils pkg/kstatus/status tests).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Condition } from '../../src/core/model/condition.ts';

@@ -1,4 +1,4 @@
-// One test per KubeStellar vector in ../shared/conformance/kubestellar: the released controller's aggregation
+// One test per KubeStellar vector in test/conformance/vectors/kubestellar: the released controller's aggregation
 // functions (rules: 'kubestellar') and the reported-state dispatch of its e2e tests and docs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Loads the upstream conformance vectors from ../shared/conformance (beside the repo, as CI has it).
+// Loads the upstream conformance vectors kept in test/conformance/vectors (their sources: PROVENANCE.md there).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +7,8 @@ import { parse } from 'yaml';
 /** The repository root. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The shared folder: $KSL_SHARED_DIR, or ../shared beside the repository. */
-export const sharedDir = process.env.KSL_SHARED_DIR ?? resolve(repoRoot, '../shared');
+/** Where the vectors are, one folder per upstream project. */
+const vectorsDir = join(repoRoot, 'test/conformance/vectors');
 
 /** One conformance vector as stored: the fields every file has, the rest left to each test. */
 export interface Vector {
@@ -25,8 +25,8 @@ export interface Vector {
 
 /** Every vector of one folder (kstatus, argocd, fleet, kubestellar), sorted by file name. */
 export function loadVectors(folder: string): Vector[] {
-	const dir = join(sharedDir, 'conformance', folder);
-	if (!existsSync(dir)) throw new Error(`conformance folder missing: ${dir} (set KSL_SHARED_DIR)`);
+	const dir = join(vectorsDir, folder);
+	if (!existsSync(dir)) throw new Error(`conformance folder missing: ${dir}`);
 	return readdirSync(dir)
 		.filter((name) => name.endsWith('.yaml'))
 		.sort()
