@@ -399,7 +399,7 @@ function commentOf(entry: FieldProvenance): string {
 	if (entry.absentIn && entry.absentIn.length > 0) {
 		parts.push(`absent in ${namesList(entry.absentIn, 3)}`);
 	}
-	if (entry.seedPick) parts.push(`seed's literal pick: ${entry.seedPick.wec}`);
+	if (entry.proposalPick) parts.push(`proposal's literal pick: ${entry.proposalPick.wec}`);
 	return ` ${parts.join('; ')}`;
 }
 

@@ -15,7 +15,7 @@ import {
 	sendRequest,
 	type Answer,
 	type ClientSettings,
-} from './session.ts';
+} from './requests.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
@@ -70,10 +70,13 @@ export type GitManagement =
 			readonly message: string;
 	  };
 
-/** The annotation that asks a Flux controller to reconcile now (seed 002, "Triggering a reconcile"). */
+/** The annotation that asks a Flux controller to reconcile now (Flux HelmRepository spec, "Triggering a reconcile"). */
 export const fluxReconcileAnnotation = 'reconcile.fluxcd.io/requestedAt';
 
-/** The field manager of Flux patches, as the seed's kubectl commands name it (seed 002, "Suspending and resuming"). */
+/**
+ * The field manager of Flux patches, as the kubectl commands of the Flux HelmRepository spec name it ("Suspending
+ * and resuming").
+ */
 export const fluxFieldManager = 'flux-client-side-apply';
 
 /** The field manager of the extension's own patches (Fleet). */

@@ -1,4 +1,6 @@
-// The examples and tables of the seed documents in ../shared/seeds, each checked against the engine.
+// The examples and tables of the upstream status documents (Fleet docs "Status Fields", the Flux HelmRepository spec,
+// the Azure Service Operator status proposal, harbor-operator docs "Harbor cluster controller" and the KubeStellar
+// multi-WEC status proposal), each checked against the engine.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mergeWecStatuses } from '../../src/core/merge/wecMerge.ts';
@@ -11,7 +13,7 @@ import {
 } from '../../src/core/status/fleetSummary.ts';
 import { computeStatus } from '../../src/core/status/registry.ts';
 
-describe('seed 000 (Fleet status fields)', () => {
+describe('Fleet docs "Status Fields" (rancher/fleet-docs docs/ref-status-fields.md)', () => {
 	it('ranks the states best to worst as "State Ranking" lists them', () => {
 		const documented = [
 			'Ready',
@@ -53,7 +55,7 @@ const httpRepository = {
 };
 const revision = 'sha256:83a3c595163a6ff0333e0154c790383b5be441b9db632cb36da11db1c4ece111';
 
-describe('seed 002 (Flux HelmRepository)', () => {
+describe('Flux HelmRepository spec (fluxcd/source-controller docs/spec/v1/helmrepositories.md)', () => {
 	it('does not call the HTTP/S example Ready before the controller has written a status', () => {
 		const result = computeStatus(httpRepository);
 		assert.equal(result.observed, false);
@@ -128,7 +130,7 @@ describe('seed 002 (Flux HelmRepository)', () => {
 	});
 });
 
-describe('seed 003 (ASO Ready condition)', () => {
+describe('Azure Service Operator proposal "Proposal for reporting resource Status"', () => {
 	const withReady = (ready: Record<string, unknown>) =>
 		computeStatus({
 			apiVersion: 'resources.azure.com/v1api20200601',
@@ -172,7 +174,7 @@ describe('seed 003 (ASO Ready condition)', () => {
 	});
 });
 
-describe('seed 004 (Harbor overall status)', () => {
+describe('harbor-operator docs "Harbor cluster controller" (docs/LCM/cluster-controller.md)', () => {
 	const cluster = (conditions: Record<string, string>) =>
 		computeStatus({
 			apiVersion: 'goharbor.io/v1beta1',
@@ -206,7 +208,7 @@ describe('seed 004 (Harbor overall status)', () => {
 	});
 });
 
-describe('seed 001 (KubeStellar multi-WEC proposal)', () => {
+describe('KubeStellar multi-WEC status proposal (kubestellar/kubestellar#2809)', () => {
 	const policy = {
 		apiVersion: 'policies.kubestellar.io/v1alpha1',
 		kind: 'BindingPolicy',

@@ -2,7 +2,7 @@ import type { SystemId } from '../status/result.ts';
 
 // The explanation catalog: what each state word, condition type, reason, severity and status field of the supported
 // systems means, and what a platform engineer can do about it. The rows are data; hovers, tree tooltips and the docs/
-// pages read the same facts. Every row names the seed section or rule-book section it was written from.
+// pages read the same facts. Every row names the upstream document section or source file it was written from.
 
 /** The systems the catalog covers: the engine's systems plus the two generic verdicts, kstatus and Argo CD health. */
 export type ExplanationSystem = SystemId | 'kstatus' | 'argocd';
@@ -38,6 +38,50 @@ const clusterKinds = ['Cluster', 'ClusterGroup'] as const;
 const repoKinds = ['GitRepo', 'HelmOp'] as const;
 const bindingKinds = ['BindingPolicy', 'Binding'] as const;
 
+// The upstream sources the rows cite, one short form each. Documents are named by title and section:
+// - Fleet docs "Status Fields": rancher/fleet-docs docs/ref-status-fields.md.
+// - KubeStellar multi-WEC status proposal: "Multi-WEC Aggregated Status Controller Enhancement", kubestellar/kubestellar
+//   issue #2809.
+// - harbor-operator docs "Harbor cluster controller": goharbor/harbor-operator docs/LCM/cluster-controller.md.
+// - Flux HelmRepository spec: fluxcd/source-controller docs/spec/v1/helmrepositories.md.
+// - ASO status proposal: "Proposal for reporting resource Status", Azure/azure-service-operator design docs.
+// Code is named by repository and file. rancher/fleet files: summary.go (internal/cmd/controller/summary), target.go
+// (internal/cmd/controller/target), status_controller.go and gitjob_controller.go (internal/cmd/controller/gitops/
+// reconciler), helmop_status.go (internal/cmd/controller/helmops/reconciler), cluster_controller.go,
+// clustergroup_controller.go and the controller's bundledeployment_controller.go (internal/cmd/controller/reconciler),
+// the agent's bundledeployment_controller.go (internal/cmd/agent/controller), deployer.go, monitor/updatestatus.go and
+// monitor/condition.go (internal/cmd/agent/deployer), resourcekey.go (internal/resourcestatus).
+
+/** A section of the Fleet docs "Status Fields" page. */
+const fleetDocs = (section: string): string => `Fleet docs "Status Fields", "${section}"`;
+/** A section of the KubeStellar multi-WEC status proposal. */
+const kubestellarProposal = (section: string): string =>
+	`KubeStellar multi-WEC status proposal (kubestellar#2809), "${section}"`;
+/** A section of the Flux HelmRepository spec. */
+const fluxSpec = (section: string): string =>
+	`Flux HelmRepository spec (fluxcd/source-controller), "${section}"`;
+/** A section of the ASO status proposal. */
+const asoProposal = (section: string): string =>
+	`Azure Service Operator status proposal, "${section}"`;
+
+const fleetBundleStatesSource = `${fleetDocs('Bundle Statuses')}; rancher/fleet summary.go`;
+const fleetClusterStatesSource = `${fleetDocs('States from Bundles')}; rancher/fleet cluster_controller.go, clustergroup_controller.go`;
+const fleetRepoStatesSource = `${fleetDocs('status.display')}; rancher/fleet status_controller.go, helmop_status.go`;
+const fleetResourceCountsSource = `${fleetDocs('Resource Counts')}; rancher/fleet updatestatus.go, resourcekey.go`;
+const kstatusSource = 'kstatus (kubernetes-sigs/cli-utils pkg/kstatus/status)';
+const workStatusSource = `kubestellar/ocm-status-addon workstatus_types.go; ${kstatusSource}`;
+const harborOverallSource =
+	'harbor-operator docs "Harbor cluster controller", "Overall status"; goharbor/harbor-operator harborcluster/status.go';
+const harborConditionsSource =
+	'harbor-operator docs "Harbor cluster controller", "Conditions"; goharbor/harbor-operator harborcluster_types.go';
+/** HarborCluster .status.status as the code writes it (controllers/goharbor/harborcluster/status.go overallStatus). */
+const harborStatusCode = 'goharbor/harbor-operator harborcluster/status.go';
+/** The legacy InProgress/Failed conditions every harbor-operator controller writes. */
+const harborComponentCode = 'goharbor/harbor-operator pkg/controller/status.go';
+const asoConditionsCode = 'Azure/azure-service-operator v2/pkg/genruntime/conditions';
+const argocdSource =
+	'Argo CD health (argoproj/argo-cd gitops-engine/pkg/health, controller/health.go)';
+
 const fleetAgentAction =
 	'Check the agent on the downstream cluster: status.agent.lastSeen on the Cluster, then kubectl -n cattle-fleet-system logs deploy/fleet-agent (cattle-fleet-local-system for the local cluster).';
 const fleetBdYaml = 'kubectl get bundledeployment -n <cluster namespace> <bundle> -o yaml';
@@ -55,7 +99,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'Every resource is applied, ready and unmodified; on a Bundle, every BundleDeployment is Ready.',
 		action: '',
-		source: 'seed 000 "Bundle Statuses"; status-rules.md §3',
+		source: fleetBundleStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -65,7 +109,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The agent applied the current version, but some resources are not ready yet, for example images still pulling or readiness probes failing.',
 		action:
 			'Read the Ready condition message for the first non-ready resource, then inspect it on the downstream cluster with kubectl describe and kubectl get events.',
-		source: 'seed 000 "Bundle Statuses"; status-rules.md §3',
+		source: fleetBundleStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -74,7 +118,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'A targeted cluster has no BundleDeployment yet and none was applied before: the controller has not created it, often because the rollout is paused.',
 		action: fleetRolloutAction,
-		source: 'seed 000 "Bundle Statuses"; status-rules.md §3',
+		source: `${fleetDocs('Bundle Statuses')}; rancher/fleet target.go`,
 	},
 	{
 		system: 'fleet',
@@ -83,7 +127,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The Bundle changed, and the new version is staged but not yet released to the agent (spec.deploymentID differs from spec.stagedDeploymentID), usually because a paused or partitioned rollout holds it.',
 		action: fleetRolloutAction,
-		source: 'seed 000 "Bundle Statuses"; status-rules.md §3',
+		source: fleetBundleStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -92,7 +136,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The resources are applied and ready, but the live objects differ from the bundle: changed outside Fleet, deleted (missing) or left over (extra).',
 		action: fleetDriftAction,
-		source: 'seed 000 "Bundle Statuses"; status-rules.md §3',
+		source: fleetBundleStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -101,7 +145,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The agent has not applied the current version yet (status.appliedDeploymentID differs from spec.deploymentID) and reports no deploy error. If it persists, the cluster or its agent is unreachable.',
 		action: fleetAgentAction,
-		source: 'seed 000 "Bundle Statuses"; status-rules.md §3',
+		source: fleetBundleStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -110,7 +154,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The agent tried to apply the current version and failed (the Deployed condition is False), for example a Helm template or install error.',
 		action: `Read the Deployed condition message with ${fleetBdYaml}, fix the manifests, chart or values at the source and push.`,
-		source: 'seed 000 "Bundle Statuses"; status-rules.md §3',
+		source: fleetBundleStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -120,7 +164,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The state cannot be read from the status (fields missing or malformed); for a resource in status.resources, the agent reported an incomplete list.',
 		action:
 			'Look at the raw status with kubectl get -o yaml and check that the Fleet controller and agents run the version matching the CRDs.',
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet resourcekey.go',
 	},
 	// States from the Cluster and ClusterGroup perspective: the worst state of the bundles deployed there.
 	{
@@ -131,7 +175,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'All bundles deployed to this cluster (for a ClusterGroup, to every cluster of the group) are ready.',
 		action: '',
-		source: 'seed 000 "States from Bundles"; status-rules.md §3',
+		source: fleetClusterStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -142,7 +186,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The worst bundle on this cluster (or group) is NotReady: deployed, but some of its resources are not ready yet.',
 		action:
 			'The Ready condition message names the first such BundleDeployment; inspect its resources on the downstream cluster with kubectl describe.',
-		source: 'seed 000 "States from Bundles"; status-rules.md §3',
+		source: fleetClusterStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -152,7 +196,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst bundle on this cluster (or group) is Pending: the controller has not created its BundleDeployment yet.',
 		action: fleetRolloutAction,
-		source: 'seed 000 "States from Bundles"; status-rules.md §3',
+		source: fleetClusterStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -162,7 +206,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst bundle on this cluster (or group) is OutOfSync: a newer version is staged but held back by the rollout.',
 		action: fleetRolloutAction,
-		source: 'seed 000 "States from Bundles"; status-rules.md §3',
+		source: fleetClusterStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -172,7 +216,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst bundle on this cluster (or group) is Modified: its resources were changed, deleted or added outside Fleet.',
 		action: fleetDriftAction,
-		source: 'seed 000 "States from Bundles"; status-rules.md §3',
+		source: fleetClusterStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -182,7 +226,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst bundle on this cluster (or group) is WaitApplied: the agent has not applied its current version. When every bundle of a cluster waits, the agent is usually down or cut off.',
 		action: fleetAgentAction,
-		source: 'seed 000 "States from Bundles"; status-rules.md §3',
+		source: fleetClusterStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -192,7 +236,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst bundle on this cluster (or group) is ErrApplied: the agent failed to deploy it.',
 		action: `Open the BundleDeployment named in the Ready condition message and read its Deployed condition (${fleetBdYaml}).`,
-		source: 'seed 000 "States from Bundles"; status-rules.md §3',
+		source: fleetClusterStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -203,7 +247,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The agent of this cluster has never reported back (status.agent.lastSeen is unset), so nothing is known about its bundles yet.',
 		action:
 			'Check that fleet-agent is installed and running on the downstream cluster and can reach the upstream API server; kubectl get clusterregistrations -n <namespace> shows whether it registered.',
-		source: 'seed 000 "Cluster specific states"; status-rules.md §3',
+		source: `${fleetDocs('Cluster specific states')}; rancher/fleet cluster_controller.go`,
 	},
 	// States from the GitRepo and HelmOp perspective: the worst state of the BundleDeployments they created.
 	{
@@ -214,7 +258,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'Every BundleDeployment created from this source is Ready; status.display.state is then empty.',
 		action: '',
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: fleetRepoStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -225,7 +269,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The worst BundleDeployment of this source is NotReady: applied, but resources are not ready on at least one cluster.',
 		action:
 			'status.display.message and the Ready condition name the first affected bundle; check its resources on that cluster with kubectl describe.',
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: fleetRepoStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -235,7 +279,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst BundleDeployment of this source is Pending: a targeted cluster has not received its BundleDeployment yet.',
 		action: fleetRolloutAction,
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: fleetRepoStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -245,7 +289,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst BundleDeployment of this source is OutOfSync: the new commit or chart version is staged but not yet released to some clusters.',
 		action: fleetRolloutAction,
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: fleetRepoStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -255,7 +299,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst BundleDeployment of this source is Modified: deployed resources drifted from what the source declares.',
 		action: fleetDriftAction,
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: fleetRepoStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -265,7 +309,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The worst BundleDeployment of this source is WaitApplied: at least one cluster has not applied the current version.',
 		action: `Find the cluster named in the Ready condition message. ${fleetAgentAction}`,
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: fleetRepoStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -276,7 +320,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The worst BundleDeployment of this source is ErrApplied: deploying failed on at least one cluster; status.display.message carries the error.',
 		action:
 			'Read status.display.message, fix the manifests, chart or values at the source and push.',
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: fleetRepoStatesSource,
 	},
 	{
 		system: 'fleet',
@@ -287,7 +331,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The job that clones the repository and builds the Bundles has not finished successfully (status.gitJobStatus is not Current); this state hides the bundle states until it does.',
 		action:
 			'Check the GitPolling and Stalled conditions, then the git job and its pod logs in the GitRepo namespace (URL, branch, credentials in clientSecretName, fleet.yaml errors).',
-		source: 'seed 000 "status.display"; status-rules.md §3',
+		source: `${fleetDocs('status.display')}; rancher/fleet status_controller.go`,
 	},
 	{
 		system: 'fleet',
@@ -297,7 +341,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'A resource in status.resources still exists on a cluster although the bundle no longer contains it.',
 		action: fleetDriftAction,
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet resourcekey.go',
 	},
 	{
 		system: 'fleet',
@@ -307,7 +351,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'A resource in status.resources is part of the bundle but does not exist on a cluster, for example because it was deleted by hand.',
 		action: fleetDriftAction,
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet resourcekey.go',
 	},
 	// Conditions.
 	{
@@ -319,7 +363,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'True when every BundleDeployment behind the object is Ready. When False, the message lists each non-Ready state with its count and the first affected cluster or bundle, for example WaitApplied(1) [Cluster fleet-default/downstream4].',
 		action:
 			'Read the message: the state word says what is wrong, the bracket names where to look next.',
-		source: 'seed 000 "Ready Condition"; status-rules.md §3',
+		source: `${fleetDocs('Ready Condition')}; rancher/fleet summary.go`,
 	},
 	{
 		system: 'fleet',
@@ -331,7 +375,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'True when the desired state is the current state. When False, the message holds a git job error, a Bundle error such as a failed template, or the aggregated states of the non-Ready bundles.',
 		action:
 			'If the message is an error, fix the repository or its credentials; if it lists states, follow the named bundle.',
-		source: 'seed 000 "GitRepo"; status-rules.md §3',
+		source: `${fleetDocs('GitRepo')}; rancher/fleet status_controller.go`,
 	},
 	{
 		system: 'fleet',
@@ -343,7 +387,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'Set by the agent: True when all resources are ready and unmodified; otherwise False with reason Error and the first non-ready or modified resource in the message.',
 		action:
 			'Inspect the named resource on the downstream cluster with kubectl describe, or read modifiedStatus for drift.',
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet updatestatus.go',
 	},
 	{
 		system: 'fleet',
@@ -355,7 +399,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'Polling the remote repository for new commits (or the initial clone) works. Also True when polling is disabled; False carries the polling error.',
 		action:
 			'Check the repository URL, branch or revision, and the credentials secret named in clientSecretName.',
-		source: 'seed 000 "GitRepo"',
+		source: fleetDocs('GitRepo'),
 	},
 	{
 		system: 'fleet',
@@ -366,7 +410,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'True while the controller works on the latest change, for example while the git job runs.',
 		action: '',
-		source: 'seed 000 "GitRepo"; status-rules.md §3',
+		source: `${fleetDocs('GitRepo')}; rancher/fleet gitjob_controller.go`,
 	},
 	{
 		system: 'fleet',
@@ -378,7 +422,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'True when reconciling failed or made no progress in time, for example a failed git job; the message carries the job or pod error.',
 		action:
 			'Read the message, then the git job pod logs in the GitRepo namespace; fix the repository, path or credentials.',
-		source: 'seed 000 "GitRepo"; status-rules.md §3',
+		source: `${fleetDocs('GitRepo')}; rancher/fleet gitjob_controller.go`,
 	},
 	{
 		system: 'fleet',
@@ -390,7 +434,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The object passed validation: GitRepo restrictions apply and referenced Helm secrets exist; for a HelmOp, the Helm options are valid, a chart version resolves, polling could be scheduled and the Bundle was created.',
 		action:
 			'Read the message; check GitRepoRestrictions in the namespace, the referenced secrets, and the chart, repo and version in spec.helm.',
-		source: 'seed 000 "GitRepo"; seed 000 "HelmOp Conditions"',
+		source: `${fleetDocs('GitRepo')}, "HelmOp Conditions"`,
 	},
 	{
 		system: 'fleet',
@@ -402,7 +446,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'True when polling is enabled and the last poll of the Helm repository succeeded; False carries the polling error.',
 		action:
 			'Check the chart repository URL, its credentials and that it is reachable from the cluster.',
-		source: 'seed 000 "HelmOp Conditions"',
+		source: fleetDocs('HelmOp Conditions'),
 	},
 	{
 		system: 'fleet',
@@ -414,7 +458,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The controller computed the Cluster status fields (bundle summary, resource counts) without error; False carries the error.',
 		action:
 			'Read the message and the fleet-controller logs in cattle-fleet-system on the upstream cluster.',
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet cluster_controller.go',
 	},
 	{
 		system: 'fleet',
@@ -425,7 +469,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The agent handled the BundleDeployment without error. False while the applied version differs from the desired one makes the state ErrApplied.',
 		action: `Read the message (${fleetBdYaml}) and fix the bundle at its source.`,
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet agent bundledeployment_controller.go; summary.go',
 	},
 	{
 		system: 'fleet',
@@ -437,7 +481,7 @@ const fleetExplanations: readonly Explanation[] = [
 			'The Helm release for the current version was installed or upgraded. While it is False the agent stops refreshing resource status, so the last install error stays visible.',
 		action:
 			'Read the message (often a Helm error or wait timeout) and run helm history on the downstream cluster for the release.',
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet deployer.go, updatestatus.go',
 	},
 	{
 		system: 'fleet',
@@ -448,7 +492,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The agent could read the live state of the deployed resources; status.display.monitored shows Error: <message> when it could not.',
 		action: 'Check the fleet-agent logs and its RBAC on the downstream cluster.',
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet agent and controller bundledeployment_controller.go',
 	},
 	// Reasons.
 	{
@@ -459,7 +503,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The reason the agent gives a False Ready, Deployed or Monitored condition; the message carries the detail.',
 		action: 'Read the condition message.',
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet monitor/condition.go, updatestatus.go',
 	},
 	// Resource-count buckets (status.resourceCounts).
 	{
@@ -469,7 +513,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'Number of resources that should exist: those the bundle renders plus missing ones, summed over the BundleDeployments.',
 		action: '',
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -477,7 +521,7 @@ const fleetExplanations: readonly Explanation[] = [
 		term: 'ready',
 		meaning: 'Resources that exist, are unmodified and are ready.',
 		action: '',
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -486,7 +530,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning: 'Resources that exist and are unmodified but are not ready yet.',
 		action:
 			'Find them in status.resources and inspect them on their cluster with kubectl describe.',
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -494,7 +538,7 @@ const fleetExplanations: readonly Explanation[] = [
 		term: 'waitApplied',
 		meaning: 'Resources of BundleDeployments whose current version the agent has not applied yet.',
 		action: fleetAgentAction,
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -502,7 +546,7 @@ const fleetExplanations: readonly Explanation[] = [
 		term: 'modified',
 		meaning: 'Resources that exist but differ from what the bundle declares.',
 		action: fleetDriftAction,
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -510,7 +554,7 @@ const fleetExplanations: readonly Explanation[] = [
 		term: 'orphaned',
 		meaning: 'Resources still on a cluster that the bundle no longer contains.',
 		action: fleetDriftAction,
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -518,7 +562,7 @@ const fleetExplanations: readonly Explanation[] = [
 		term: 'missing',
 		meaning: 'Resources the bundle contains that do not exist on the cluster.',
 		action: fleetDriftAction,
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -527,7 +571,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'Resources whose state could not be determined, for example because the agent report was incomplete.',
 		action: 'Wait for the next agent report; if the count stays, check the fleet-agent logs.',
-		source: 'seed 000 "Resource Counts"; status-rules.md §3',
+		source: fleetResourceCountsSource,
 	},
 	{
 		system: 'fleet',
@@ -537,7 +581,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'The kstatus status of the job that clones the repository; anything but Current shows the GitRepo as GitUpdating.',
 		action: '',
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet gitjob_controller.go, status_controller.go',
 	},
 	{
 		system: 'fleet',
@@ -547,7 +591,7 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning:
 			'When the agent of this cluster last reported; unset means it never checked in (WaitCheckIn).',
 		action: fleetAgentAction,
-		source: 'status-rules.md §3',
+		source: 'rancher/fleet cluster_controller.go',
 	},
 ];
 
@@ -555,7 +599,6 @@ const kubestellarPolicyAction =
 	'Read status.errors with kubectl get bindingpolicy <name> -o yaml (or the Binding of the same name) and fix the policy.';
 const kubestellarControllerAction =
 	'If it stays, check the kubestellar-controller-manager of this WDS and its logs.';
-const workStatusSource = 'status-rules.md §4 (WorkStatus); status-rules.md §1';
 
 /** KubeStellar rows: BindingPolicy/Binding states and conditions, WorkStatus and CombinedStatus states, spec fields. */
 const kubestellarExplanations: readonly Explanation[] = [
@@ -566,7 +609,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'The controller processed the latest spec: observedGeneration is current, status.errors is empty and no condition is False.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -575,7 +618,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'status.errors lists problems or a condition is False, for example singleton status requested for objects that go to more or fewer than one WEC.',
 		action: `${kubestellarPolicyAction} For the singleton error, narrow clusterSelectors so the object lands on exactly one WEC, or switch to wantMultiWECReportedState.`,
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go, pkg/binding/binding.go',
 	},
 	{
 		system: 'kubestellar',
@@ -584,7 +627,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'The controller has not processed the latest spec: there is no status yet, or status.observedGeneration is behind metadata.generation.',
 		action: kubestellarControllerAction,
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -592,7 +635,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		term: 'Unknown',
 		meaning: 'The status cannot be read (not an object, or malformed conditions or errors).',
 		action: 'Look at the raw object with kubectl get -o yaml.',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -601,7 +644,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		kinds: ['CombinedStatus'],
 		meaning: 'The status collectors produced their results without row or aggregation errors.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -612,7 +655,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 			'Some results carry rowErrors or aggregationErrors: a StatusCollector expression failed.',
 		action:
 			'Read the errors in results[] and fix the CEL expressions (filter, groupBy, combinedFields, select) of the StatusCollector.',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go, pkg/status/combinedstatus.go',
 	},
 	{
 		system: 'kubestellar',
@@ -623,7 +666,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 			'The WEC has not returned the status of the workload yet: the WorkStatus has no status.',
 		action:
 			'Check that the workload reached the WEC (kubectl get manifestwork -n <wec> in the ITS) and that the status add-on agent runs on that WEC.',
-		source: 'status-rules.md §4 (WorkStatus)',
+		source: 'kubestellar/ocm-status-addon workstatus_types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -682,7 +725,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'Defined by the API for BindingPolicy and Binding, but no controller in the analysed release sets it, so its absence means nothing.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/conditions.go',
 	},
 	{
 		system: 'kubestellar',
@@ -693,7 +736,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'Defined by the API for BindingPolicy and Binding, but no controller in the analysed release sets it, so its absence means nothing.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/conditions.go',
 	},
 	{
 		system: 'kubestellar',
@@ -705,7 +748,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 			'True when every StatusCollector named in the downsync clauses exists; when False the message lists the missing ones.',
 		action:
 			'Create the missing StatusCollector objects in the WDS or remove their names from statusCollectors.',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar pkg/status/binding.go',
 	},
 	{
 		system: 'kubestellar',
@@ -716,7 +759,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 			'Label selectors that choose the destination WECs; a cluster matching any one of them is a destination.',
 		action:
 			'Compare them with the labels of the inventory clusters (kubectl get managedclusters --show-labels in the ITS).',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -726,7 +769,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'Clauses that choose which WDS objects go to the selected WECs: every criterion of a clause must match, any entry of a list may match; each clause also carries the modulation flags.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -735,7 +778,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'When true, the object is created in the WEC and never updated afterwards, so later WDS changes do not reach it.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -744,7 +787,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'Names of StatusCollector objects whose results are combined, per workload, into a CombinedStatus object.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar api/control/v1alpha1/types.go',
 	},
 	{
 		system: 'kubestellar',
@@ -753,7 +796,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			"When true and the object goes to exactly one WEC, that WEC's .status is copied verbatim into the WDS object, labelled managed-by.kubestellar.io/singletonstatus=true. With any other number of WECs the status is cleared and the BindingPolicy reports an error.",
 		action: '',
-		source: 'seed 001 "Current Scenario"; status-rules.md §4',
+		source: `${kubestellarProposal('Current Scenario')}; kubestellar/kubestellar pkg/status/singletonstatus.go`,
 	},
 	{
 		system: 'kubestellar',
@@ -763,7 +806,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 			'When true, the statuses from all qualifying WECs are written into the WDS object: one WEC is copied verbatim; several are merged for Deployment, ReplicaSet and DaemonSet (smallest counts, worst failure condition); other kinds are left untouched.',
 		action:
 			'Expect merged Deployments without Available/Progressing conditions: Argo CD rates them by counts, kstatus keeps them InProgress.',
-		source: 'seed 001 "Solution Approach"; status-rules.md §4',
+		source: `${kubestellarProposal('Solution Approach')}; kubestellar/kubestellar pkg/status/multiwec-status.go`,
 	},
 	{
 		system: 'kubestellar',
@@ -772,7 +815,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			"An object in the ITS, in the namespace named after a WEC, holding a copy of one workload's .status as that WEC reports it; spec.sourceRef names the WDS object.",
 		action: '',
-		source: 'seed 001 "Goal"; status-rules.md §4',
+		source: `${kubestellarProposal('Goal')}; kubestellar/ocm-status-addon workstatus_types.go`,
 	},
 	{
 		system: 'kubestellar',
@@ -782,7 +825,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'status.errors: problems the controller found while processing the policy, one line each.',
 		action: kubestellarPolicyAction,
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar pkg/binding/binding.go',
 	},
 	{
 		system: 'kubestellar',
@@ -791,7 +834,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		meaning:
 			'Label on a WDS object whose .status is a verbatim copy of the status from a single WEC.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar pkg/status/singletonstatus.go, workstatus.go',
 	},
 	{
 		system: 'kubestellar',
@@ -799,7 +842,7 @@ const kubestellarExplanations: readonly Explanation[] = [
 		term: 'managed-by.kubestellar.io/multiwecstatus',
 		meaning: 'Label on a WDS object whose .status was merged from several WECs.',
 		action: '',
-		source: 'status-rules.md §4',
+		source: 'kubestellar/kubestellar pkg/status/multiwec-status.go, workstatus.go',
 	},
 ];
 
@@ -815,7 +858,7 @@ const harborExplanations: readonly Explanation[] = [
 		kinds: ['HarborCluster'],
 		meaning: 'StorageReady, DatabaseReady, CacheReady and ServiceReady are all True.',
 		action: '',
-		source: 'seed 004 "Overall status"; status-rules.md §5',
+		source: harborOverallSource,
 	},
 	{
 		system: 'harbor',
@@ -824,7 +867,7 @@ const harborExplanations: readonly Explanation[] = [
 		kinds: ['HarborCluster'],
 		meaning: 'At least one of StorageReady, DatabaseReady, CacheReady and ServiceReady is False.',
 		action: harborDependencyAction,
-		source: 'seed 004 "Overall status"; status-rules.md §5',
+		source: harborOverallSource,
 	},
 	{
 		system: 'harbor',
@@ -834,7 +877,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'None of the four dependency conditions is False, but not all are True yet. Harbor itself is deployed only after storage, database and cache are ready.',
 		action: `Wait. If it lasts: ${harborDependencyAction}`,
-		source: 'seed 004 "Overall status"; status-rules.md §5',
+		source: harborOverallSource,
 	},
 	{
 		system: 'harbor',
@@ -844,7 +887,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			"The word the operator's code writes for the state its docs call creating: not all four dependency conditions are True and none is False.",
 		action: `Wait. If it lasts: ${harborDependencyAction}`,
-		source: 'status-rules.md §5',
+		source: harborStatusCode,
 	},
 	{
 		system: 'harbor',
@@ -853,7 +896,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'A Harbor component (Harbor, Core, Registry, JobService, Portal and so on) has neither InProgress nor Failed True.',
 		action: '',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -863,7 +906,7 @@ const harborExplanations: readonly Explanation[] = [
 			'A Harbor component has InProgress True: the operator is rolling out a new generation or retrying.',
 		action:
 			'Wait; if it stays, check the component Deployment with kubectl describe and the harbor-operator logs.',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -871,7 +914,7 @@ const harborExplanations: readonly Explanation[] = [
 		term: 'Failed',
 		meaning: 'A Harbor component has Failed True: its last reconcile failed.',
 		action: 'Read the Failed condition message and the harbor-operator logs.',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -880,7 +923,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning: 'The status cannot be read, or a component has not been reconciled yet.',
 		action:
 			'Check that harbor-operator is running and look at the raw object with kubectl get -o yaml.',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -891,7 +934,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'The in-cluster MinIO storage is ready; always True when the HarborCluster uses external storage.',
 		action: 'Check the MinIO tenant: kubectl get tenant -n <namespace> and its pods.',
-		source: 'seed 004 "Conditions"; status-rules.md §5',
+		source: harborConditionsSource,
 	},
 	{
 		system: 'harbor',
@@ -902,7 +945,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'The in-cluster PostgreSQL database is ready; always True when the HarborCluster uses an external database.',
 		action: 'Check the database: kubectl get postgresql -n <namespace> and its pods.',
-		source: 'seed 004 "Conditions"; status-rules.md §5',
+		source: harborConditionsSource,
 	},
 	{
 		system: 'harbor',
@@ -913,7 +956,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'The in-cluster Redis cache is ready; always True when the HarborCluster uses an external cache.',
 		action: 'Check the cache: kubectl get redisfailover -n <namespace> and its pods.',
-		source: 'seed 004 "Conditions"; status-rules.md §5',
+		source: harborConditionsSource,
 	},
 	{
 		system: 'harbor',
@@ -925,7 +968,7 @@ const harborExplanations: readonly Explanation[] = [
 			'Harbor itself is ready. The operator deploys Harbor only after the three dependencies are True, so this is the last to turn True.',
 		action:
 			'Check the Harbor CR and its components: kubectl get harbor -n <namespace>, then kubectl describe on the failing one.',
-		source: 'seed 004 "Conditions"; status-rules.md §5',
+		source: harborConditionsSource,
 	},
 	{
 		system: 'harbor',
@@ -936,7 +979,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'The day-2 configuration from the ConfigMap was applied. It does not count towards healthy/unhealthy, so a healthy cluster can carry a failed configuration.',
 		action: 'Read the message, fix the configuration ConfigMap and check the harbor-operator logs.',
-		source: 'seed 004 "Conditions"; status-rules.md §5',
+		source: harborConditionsSource,
 	},
 	{
 		system: 'harbor',
@@ -946,7 +989,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'General readiness written by the operator. For a HarborCluster the badge follows .status.status and the four dependency conditions instead.',
 		action: '',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -956,7 +999,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'Legacy kstatus-style condition: True while a reconcile handles a new generation or retries a recoverable error. On a HarborCluster it is written from a copy taken at reconcile start and may be stale.',
 		action: '',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -966,7 +1009,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'Legacy kstatus-style condition: True when the last reconcile failed. On a HarborCluster it may be stale, like InProgress.',
 		action: 'Read the message and the harbor-operator logs.',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -974,7 +1017,7 @@ const harborExplanations: readonly Explanation[] = [
 		term: 'newGeneration',
 		meaning: 'InProgress is True because the spec changed and the operator started reconciling it.',
 		action: '',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -983,7 +1026,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			"InProgress is True because the operator hit an error it will retry (the spelling is the operator's own).",
 		action: 'If it repeats, read the message and the harbor-operator logs.',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 	{
 		system: 'harbor',
@@ -993,7 +1036,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'.status.status, the overall state the operator wrote: healthy, unhealthy or provisioning. It is rewritten only when the revision changes.',
 		action: '',
-		source: 'status-rules.md §5',
+		source: harborStatusCode,
 	},
 	{
 		system: 'harbor',
@@ -1003,7 +1046,7 @@ const harborExplanations: readonly Explanation[] = [
 		meaning:
 			'Copied from metadata.generation at the start of every reconcile, before any work is done, so a match says nothing about completion; the badge ignores it.',
 		action: '',
-		source: 'status-rules.md §5',
+		source: harborComponentCode,
 	},
 ];
 
@@ -1021,7 +1064,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'The latest spec is reconciled: Ready is True and the artifact is stored. An oci HelmRepository has no status and counts as ready once it exists.',
 		action: '',
-		source: 'seed 002 "Ready HelmRepository"; seed 002 "Helm OCI repository"',
+		source: `${fluxSpec('Ready HelmRepository')}, "Helm OCI repository"`,
 	},
 	{
 		system: 'flux',
@@ -1030,7 +1073,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'The controller is working: Reconciling or ArtifactOutdated is True, Ready is Unknown, or the latest generation is not observed yet.',
 		action: `Wait for the next reconcile. ${fluxReconcileAction}`,
-		source: 'seed 002 "Reconciling HelmRepository"; seed 002 "Observed Generation"',
+		source: `${fluxSpec('Reconciling HelmRepository')}, "Observed Generation"`,
 	},
 	{
 		system: 'flux',
@@ -1040,7 +1083,7 @@ const fluxExplanations: readonly Explanation[] = [
 			'Stalled is True: the controller cannot succeed without a spec change and stopped retrying, for example a URL with an unsupported scheme.',
 		action:
 			'Fix the spec as the message says; the controller tries again as soon as the spec changes.',
-		source: 'seed 002 "Stalled HelmRepository"',
+		source: fluxSpec('Stalled HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1049,7 +1092,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'Ready is False or FetchFailed/StorageOperationFailed is True: the last attempt failed and the controller retries with backoff.',
 		action: fluxFetchAction,
-		source: 'seed 002 "Failed HelmRepository"',
+		source: fluxSpec('Failed HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1058,7 +1101,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'spec.suspend is true: the controller does not reconcile the object, and its status is from before the suspension.',
 		action: 'Run flux resume source helm <name>, or remove spec.suspend in Git.',
-		source: 'seed 002 "Suspend"',
+		source: fluxSpec('Suspend'),
 	},
 	{
 		system: 'flux',
@@ -1068,7 +1111,7 @@ const fluxExplanations: readonly Explanation[] = [
 			'There is no status or no Ready condition yet: the controller has not reconciled the object.',
 		action:
 			'Run flux check and read the source-controller logs: kubectl -n flux-system logs deploy/source-controller.',
-		source: 'seed 002 "Conditions"',
+		source: fluxSpec('Conditions'),
 	},
 	{
 		system: 'flux',
@@ -1078,7 +1121,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'True (reason Succeeded) when the artifact is stored, exists in storage and matches the latest upstream revision; Unknown while reconciling; False after a failure.',
 		action: '',
-		source: 'seed 002 "Ready HelmRepository"',
+		source: fluxSpec('Ready HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1088,7 +1131,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'Present and True while the controller works on the object: no artifact yet, a new generation, or a new upstream revision.',
 		action: '',
-		source: 'seed 002 "Reconciling HelmRepository"',
+		source: fluxSpec('Reconciling HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1097,7 +1140,7 @@ const fluxExplanations: readonly Explanation[] = [
 		polarity: 'negative',
 		meaning: 'Present and True when the controller has given up until the spec changes.',
 		action: 'Fix the spec as the message says.',
-		source: 'seed 002 "Stalled HelmRepository"',
+		source: fluxSpec('Stalled HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1107,7 +1150,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'Present and True when fetching the repository index failed: URL unreachable, missing Secret, wrong credentials or misconfiguration.',
 		action: fluxFetchAction,
-		source: 'seed 002 "Failed HelmRepository"',
+		source: fluxSpec('Failed HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1116,7 +1159,7 @@ const fluxExplanations: readonly Explanation[] = [
 		polarity: 'negative',
 		meaning: 'Present and True when upstream has a newer revision than the stored artifact.',
 		action: '',
-		source: 'seed 002 "Reconciling HelmRepository"',
+		source: fluxSpec('Reconciling HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1125,7 +1168,7 @@ const fluxExplanations: readonly Explanation[] = [
 		polarity: 'positive',
 		meaning: "True while the reported artifact exists in the controller's storage.",
 		action: 'If it turns False, run flux reconcile source helm <name> to rebuild the artifact.',
-		source: 'seed 002 "Ready HelmRepository"',
+		source: fluxSpec('Ready HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1136,7 +1179,7 @@ const fluxExplanations: readonly Explanation[] = [
 			"Present and True when writing or reading the artifact in the controller's storage failed.",
 		action:
 			'Check the source-controller storage volume and logs: kubectl -n flux-system logs deploy/source-controller.',
-		source: 'seed 002 "Failed HelmRepository"',
+		source: fluxSpec('Failed HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1144,7 +1187,7 @@ const fluxExplanations: readonly Explanation[] = [
 		term: 'Succeeded',
 		meaning: 'Ready or ArtifactInStorage is True: the artifact for the latest revision is stored.',
 		action: '',
-		source: 'seed 002 "Ready HelmRepository"',
+		source: fluxSpec('Ready HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1152,7 +1195,7 @@ const fluxExplanations: readonly Explanation[] = [
 		term: 'Progressing',
 		meaning: 'Reconciling is True on a normal pass.',
 		action: '',
-		source: 'seed 002 "Reconciling HelmRepository"',
+		source: fluxSpec('Reconciling HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1161,7 +1204,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'Reconciling is True again after a failed attempt: the controller retries with exponential backoff.',
 		action: 'Read the FetchFailed or StorageOperationFailed message for the cause.',
-		source: 'seed 002 "Failed HelmRepository"',
+		source: fluxSpec('Failed HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1169,7 +1212,7 @@ const fluxExplanations: readonly Explanation[] = [
 		term: 'NewRevision',
 		meaning: 'ArtifactOutdated is True: upstream moved to a new revision that is not stored yet.',
 		action: '',
-		source: 'seed 002 "Reconciling HelmRepository"',
+		source: fluxSpec('Reconciling HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1179,7 +1222,7 @@ const fluxExplanations: readonly Explanation[] = [
 			'The credentials could not be used: the Secret in spec.secretRef is missing, incomplete or rejected by the server.',
 		action:
 			'Check the Secret named in spec.secretRef (username and password keys) and its namespace.',
-		source: 'seed 002 "Failed HelmRepository"; seed 002 "Secret reference"',
+		source: `${fluxSpec('Failed HelmRepository')}, "Secret reference"`,
 	},
 	{
 		system: 'flux',
@@ -1188,7 +1231,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning: 'The repository index could not be downloaded or parsed.',
 		action:
 			'Open spec.url plus /index.yaml from inside the cluster and check that it is a valid Helm index.',
-		source: 'seed 002 "Failed HelmRepository"',
+		source: fluxSpec('Failed HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1197,7 +1240,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'A generic failure, for example an unsupported URL scheme while building the Helm client.',
 		action: 'Read the condition message.',
-		source: 'seed 002 "Failed HelmRepository"; seed 002 "Describe the HelmRepository"',
+		source: `${fluxSpec('Failed HelmRepository')}, "Describe the HelmRepository"`,
 	},
 	{
 		system: 'flux',
@@ -1205,7 +1248,7 @@ const fluxExplanations: readonly Explanation[] = [
 		term: 'URLInvalid',
 		meaning: 'Stalled is True because spec.url cannot work, for example an unsupported protocol.',
 		action: 'Correct spec.url (http, https, or oci with spec.type oci).',
-		source: 'seed 002 "Stalled HelmRepository"',
+		source: fluxSpec('Stalled HelmRepository'),
 	},
 	{
 		system: 'flux',
@@ -1214,7 +1257,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'spec.suspend: when true the controller stops reconciling; kstatus does not see it, so the badge checks it. It does not apply to oci HelmRepositories.',
 		action: 'flux suspend source helm <name> and flux resume source helm <name> toggle it.',
-		source: 'seed 002 "Suspend"; status-rules.md §6',
+		source: `${fluxSpec('Suspend')}; fluxcd/source-controller helmrepository_controller.go`,
 	},
 	{
 		system: 'flux',
@@ -1224,7 +1267,7 @@ const fluxExplanations: readonly Explanation[] = [
 		meaning:
 			'spec.type: default for an HTTP/S repository with an index artifact; oci for a data container that never gets conditions.',
 		action: '',
-		source: 'seed 002 "Type"; status-rules.md §6',
+		source: `${fluxSpec('Type')}; fluxcd/source-controller helmrepository_controller.go`,
 	},
 ];
 
@@ -1241,7 +1284,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'The one condition every ASO resource reports. True (reason Succeeded) when the spec is applied in Azure; when False, severity and reason say whether the operator is working, retrying or has given up.',
 		action: 'kubectl get <kind> <name> shows READY, SEVERITY, REASON and MESSAGE columns.',
-		source: 'seed 003 "The Ready condition"; status-rules.md §6',
+		source: `${asoProposal('The Ready condition')}; ${asoConditionsCode}`,
 	},
 	{
 		system: 'aso',
@@ -1251,7 +1294,7 @@ const asoExplanations: readonly Explanation[] = [
 			'The operator has given up on this resource and will not retry until the object changes.',
 		action:
 			'Fix the spec (or the Azure side) as the message says; any change to the object starts a new attempt.',
-		source: 'seed 003 "Severity meaning in the context of the Ready condition"',
+		source: asoProposal('Severity meaning in the context of the Ready condition'),
 	},
 	{
 		system: 'aso',
@@ -1261,7 +1304,7 @@ const asoExplanations: readonly Explanation[] = [
 			'Something is wrong but the operator keeps retrying: a transient Azure problem, or it waits for something you must provide.',
 		action:
 			'Read the reason and message; if it names a missing owner, Secret or reference, create it.',
-		source: 'seed 003 "Severity meaning in the context of the Ready condition"',
+		source: asoProposal('Severity meaning in the context of the Ready condition'),
 	},
 	{
 		system: 'aso',
@@ -1269,7 +1312,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'Info',
 		meaning: 'Work in progress on the happy path, for example a request to Azure is running.',
 		action: '',
-		source: 'seed 003 "Severity meaning in the context of the Ready condition"',
+		source: asoProposal('Severity meaning in the context of the Ready condition'),
 	},
 	{
 		system: 'aso',
@@ -1278,7 +1321,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'No severity: set when Ready is True or Unknown. A False Ready without severity is malformed.',
 		action: '',
-		source: 'seed 003 "The Ready condition"; status-rules.md §6',
+		source: `${asoProposal('The Ready condition')}; ${asoConditionsCode}`,
 	},
 	{
 		system: 'aso',
@@ -1286,7 +1329,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'Succeeded',
 		meaning: 'Ready is True: the spec was applied in Azure and nothing more is being changed.',
 		action: '',
-		source: 'seed 003 "The Reason field"',
+		source: asoProposal('The Reason field'),
 	},
 	{
 		system: 'aso',
@@ -1295,7 +1338,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'A request to Azure was submitted and the operator is waiting for the result (severity Info).',
 		action: 'Wait; long-running Azure operations can take many minutes.',
-		source: 'seed 003 "The Reason field"; status-rules.md §6',
+		source: `${asoProposal('The Reason field')}; ${asoConditionsCode}`,
 	},
 	{
 		system: 'aso',
@@ -1305,7 +1348,7 @@ const asoExplanations: readonly Explanation[] = [
 			'The owner named in spec.owner does not exist in Kubernetes yet; nothing happens until it does (severity Warning).',
 		action:
 			'Create the owner, or fix spec.owner: kubectl get <owner kind> <owner name> -n <namespace>.',
-		source: 'seed 003 "The Reason field"; status-rules.md §6',
+		source: `${asoProposal('The Reason field')}; ${asoConditionsCode}`,
 	},
 	{
 		system: 'aso',
@@ -1313,7 +1356,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'Deleting',
 		meaning: 'The resource is being deleted in Azure (severity Info).',
 		action: `If it hangs, read the message and the operator logs: ${asoLogsAction}.`,
-		source: 'seed 003 "The Reason field"; status-rules.md §6',
+		source: `${asoProposal('The Reason field')}; ${asoConditionsCode}`,
 	},
 	{
 		system: 'aso',
@@ -1321,7 +1364,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'SecretNotFound',
 		meaning: 'A Secret the spec refers to does not exist; the operator retries quickly.',
 		action: 'Create the Secret (and key) named in the message in the resource namespace.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1329,7 +1372,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'ConfigMapNotFound',
 		meaning: 'A ConfigMap the spec refers to does not exist; the operator retries quickly.',
 		action: 'Create the ConfigMap (and key) named in the message in the resource namespace.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1338,7 +1381,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'Another ASO resource the spec refers to does not exist in the cluster; the operator retries quickly.',
 		action: 'Create the referenced resource or fix the reference in the spec.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1348,7 +1391,7 @@ const asoExplanations: readonly Explanation[] = [
 			'The resource could not be found in Azure when the operator read it back, for example it was deleted outside ASO or is adopted with reconcile-policy skip but does not exist.',
 		action:
 			'Check the resource in the Azure portal or with az resource show; recreate it or change the serviceoperator.azure.com/reconcile-policy annotation.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1357,7 +1400,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'A resource-specific check blocks reconciling for now, for example while a dependent resource is in a state that forbids changes; retried later.',
 		action: 'Read the message for what it waits on.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1366,7 +1409,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'A resource-specific check decided nothing needs doing now; the next regular sync checks again.',
 		action: '',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1375,7 +1418,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'Azure accepted the change, but a resource-specific check afterwards found the resource not in the expected state; retried later.',
 		action: 'Read the message and check the resource in Azure.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1385,7 +1428,7 @@ const asoExplanations: readonly Explanation[] = [
 			'The Azure resource is fine, but exporting its secrets or config maps (spec.operatorSpec) failed, for example a key collision or a target Secret not owned by this resource.',
 		action:
 			'Fix spec.operatorSpec destinations so names and keys are unique and not owned by another object.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1393,7 +1436,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'Failed',
 		meaning: 'Catch-all failure without a more specific classification; retried slowly.',
 		action: `Read the message; if unclear, the operator logs: ${asoLogsAction}.`,
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1401,7 +1444,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'ReconciliationFailedPermanently',
 		meaning: 'The operator gave up and will not retry (severity Error).',
 		action: 'Fix the spec as the message says; any change to the object starts a new attempt.',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1411,7 +1454,7 @@ const asoExplanations: readonly Explanation[] = [
 			'The Azure resource ID lies in a different subscription than the credential the operator uses for it.',
 		action:
 			'Fix the owner or ARM ID, or point the resource at a credential for that subscription (serviceoperator.azure.com/credential-from annotation).',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 	{
 		system: 'aso',
@@ -1421,7 +1464,7 @@ const asoExplanations: readonly Explanation[] = [
 			'When Azure rejects a request, its error code (for example BadRequest, AuthorizationFailed or InternalServerError) becomes the reason and the Azure message becomes the message; the severity says whether ASO retries.',
 		action:
 			'Look the code up in the Azure documentation for the resource provider; with severity Error fix the spec, with Warning the operator keeps retrying.',
-		source: 'seed 003 "The Reason field"; status-rules.md §6',
+		source: `${asoProposal('The Reason field')}; ${asoConditionsCode}`,
 	},
 	{
 		system: 'aso',
@@ -1430,7 +1473,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'There is no Ready condition (or no reason) yet: the operator has not reconciled the resource, or the status cannot be read.',
 		action: `Check that the operator runs and watches this namespace: ${asoLogsAction}.`,
-		source: 'seed 003 "The Ready condition"',
+		source: asoProposal('The Ready condition'),
 	},
 	{
 		system: 'aso',
@@ -1438,7 +1481,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'Provisioning',
 		meaning: 'ASO v1 resource with status.provisioning true: a request to Azure is in progress.',
 		action: '',
-		source: 'seed 003 "ASO v1 (handcrafted)"',
+		source: asoProposal('ASO v1 (handcrafted)'),
 	},
 	{
 		system: 'aso',
@@ -1447,7 +1490,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'ASO v2 alpha resource whose state annotation says the Azure deployment was accepted and is running.',
 		action: '',
-		source: 'seed 003 "ASO v2 (auto-generated)"',
+		source: asoProposal('ASO v2 (auto-generated)'),
 	},
 	{
 		system: 'aso',
@@ -1455,7 +1498,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'provisioning',
 		meaning: 'ASO v1 flag: true while the operator provisions the resource in Azure.',
 		action: '',
-		source: 'seed 003 "ASO v1 (handcrafted)"',
+		source: asoProposal('ASO v1 (handcrafted)'),
 	},
 	{
 		system: 'aso',
@@ -1463,7 +1506,7 @@ const asoExplanations: readonly Explanation[] = [
 		term: 'provisioned',
 		meaning: 'ASO v1 flag: true once the resource exists in Azure as specified.',
 		action: '',
-		source: 'seed 003 "ASO v1 (handcrafted)"',
+		source: asoProposal('ASO v1 (handcrafted)'),
 	},
 	{
 		system: 'aso',
@@ -1472,7 +1515,7 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'ASO v1 flag: true when provisioning in Azure failed; status.message carries the error.',
 		action: 'Read status.message and fix the spec.',
-		source: 'seed 003 "ASO v1 (handcrafted)"',
+		source: asoProposal('ASO v1 (handcrafted)'),
 	},
 	{
 		system: 'aso',
@@ -1481,11 +1524,10 @@ const asoExplanations: readonly Explanation[] = [
 		meaning:
 			'The generation the Ready condition describes; lower than metadata.generation means the latest change is not processed yet.',
 		action: '',
-		source: 'status-rules.md §6',
+		source: asoConditionsCode,
 	},
 ];
 
-const kstatusSource = 'status-rules.md §1';
 const describeAction = 'Run kubectl describe on the object and read its events.';
 const waitThenDescribeAction =
 	'Wait; if it stays, run kubectl describe on the object and read its events.';
@@ -1820,8 +1862,6 @@ const kstatusExplanations: readonly Explanation[] = [
 		source: kstatusSource,
 	},
 ];
-
-const argocdSource = 'status-rules.md §2';
 
 /** Argo CD health rows: the six health codes, best to worst. */
 const argocdExplanations: readonly Explanation[] = [

@@ -1,11 +1,14 @@
 // Diagnostics for manifests: the mistakes a schema cannot see (issue 6), as data. Rules, each with its source:
-// - Flux HelmRepository spec misuse (seed 002 "Writing a HelmRepository spec": Type, Provider, Insecure, Interval,
-//   URL, Timeout, Secret reference, Cert secret reference, Pass credentials, Suspend).
-// - KubeStellar BindingPolicy: the reported-state flags belong in downsync clauses (seed 001 "Extend BindingPolicy
-//   CRD"), a policy needs clusterSelectors, a clause needs a criterion that discriminates (status-rules.md §4;
-//   DownsyncObjectTest: "At least one of the fields must make some discrimination").
-// - Condition hygiene for ASO, Flux and standard Kubernetes conditions, not Fleet's (seed 003 "More on conditions":
-//   reason required and CamelCase, lastTransitionTime, severity omitted on a healthy True; status-rules.md §6:
+// - Flux HelmRepository spec misuse (Flux HelmRepository spec, fluxcd/source-controller docs/spec/v1/
+//   helmrepositories.md, "Writing a HelmRepository spec": Type, Provider, Insecure, Interval, URL, Timeout, Secret
+//   reference, Cert secret reference, Pass credentials, Suspend).
+// - KubeStellar BindingPolicy: the reported-state flags belong in downsync clauses (KubeStellar multi-WEC status
+//   proposal, kubestellar#2809, §1 "Extend BindingPolicy CRD"), a policy needs clusterSelectors, a clause needs a
+//   criterion that discriminates (kubestellar/kubestellar api/control/v1alpha1/types.go, DownsyncObjectTest: "At least
+//   one of the fields must make some discrimination").
+// - Condition hygiene for ASO, Flux and standard Kubernetes conditions, not Fleet's (Azure Service Operator status
+//   proposal "Proposal for reporting resource Status", "More on conditions": reason required and CamelCase,
+//   lastTransitionTime, severity omitted on a healthy True; Azure/azure-service-operator v2/pkg/genruntime/conditions:
 //   observedGeneration older than metadata.generation is stale).
 // - Status problems in dumps, judged by the engine (src/core/status) and put on the condition or field that says so.
 //
@@ -382,7 +385,7 @@ function fluxHelmRepositoryFindings(
 	const remove = (field: string): Fix | undefined =>
 		removeEntryFix(analysis, out.entry, ['spec', field], `Remove spec.${field}`);
 
-	// Seed 002 "Provider": "supported only for Helm OCI repositories"; generic is the default.
+	// Flux HelmRepository spec "Provider": "supported only for Helm OCI repositories"; generic is the default.
 	if (typeof spec.provider === 'string' && spec.provider !== 'generic' && !oci) {
 		out.add(
 			value('spec', 'provider'),
@@ -392,7 +395,7 @@ function fluxHelmRepositoryFindings(
 			[setOci(), remove('provider')],
 		);
 	}
-	// Seed 002 "Insecure": "supported only for Helm OCI repositories".
+	// Flux HelmRepository spec "Insecure": "supported only for Helm OCI repositories".
 	if (spec.insecure === true && !oci) {
 		out.add(
 			value('spec', 'insecure'),
@@ -402,7 +405,7 @@ function fluxHelmRepositoryFindings(
 			[setOci(), remove('insecure')],
 		);
 	}
-	// Seed 002 "Interval" and "Timeout": "a Go recognized duration string format".
+	// Flux HelmRepository spec "Interval" and "Timeout": "a Go recognized duration string format".
 	for (const field of ['interval', 'timeout'] as const) {
 		const raw = spec[field];
 		if (raw === undefined || raw === null) continue;
@@ -418,8 +421,8 @@ function fluxHelmRepositoryFindings(
 		}
 	}
 	if (oci) {
-		// Seed 002: timeout and suspend are "not applicable to OCI Helm Repositories"; passCredentials "only applies
-		// to HTTP/S Helm repositories"; interval "is ignored for any value in oci Helm repository".
+		// Flux HelmRepository spec: timeout and suspend are "not applicable to OCI Helm Repositories"; passCredentials
+		// "only applies to HTTP/S Helm repositories"; interval "is ignored for any value in oci Helm repository".
 		for (const field of ['timeout', 'suspend', 'passCredentials'] as const) {
 			if (spec[field] === undefined) continue;
 			out.add(
@@ -440,7 +443,7 @@ function fluxHelmRepositoryFindings(
 			);
 		}
 	}
-	// Seed 002 "URL": HTTP/S or OCI address depending on the type.
+	// Flux HelmRepository spec "URL": HTTP/S or OCI address depending on the type.
 	if (url !== undefined) {
 		const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
 		if (oci && scheme !== 'oci') {
@@ -467,7 +470,7 @@ function fluxHelmRepositoryFindings(
 			);
 		}
 	}
-	// Seed 002 "Pass credentials": "can potentially result in credentials getting stolen".
+	// Flux HelmRepository spec "Pass credentials": "can potentially result in credentials getting stolen".
 	if (spec.passCredentials === true && !oci) {
 		out.add(
 			value('spec', 'passCredentials'),
@@ -476,7 +479,7 @@ function fluxHelmRepositoryFindings(
 			'spec.passCredentials sends the credentials of spec.secretRef to every host the index points at, not only the host of spec.url; a man-in-the-middle could take them.',
 		);
 	}
-	// Seed 002 "Secret reference": TLS data in secretRef is deprecated in favour of certSecretRef.
+	// Flux HelmRepository spec "Secret reference": TLS data in secretRef is deprecated in favour of certSecretRef.
 	const secretName = getString(spec, 'secretRef', 'name');
 	if (secretName) {
 		const namespace = getString(object, 'metadata', 'namespace') ?? '';
@@ -558,8 +561,8 @@ function bindingPolicyFindings(out: ObjectFindings, analysis: ManifestAnalysis):
 	const { object } = out.entry;
 	const spec = getRecord(object, 'spec');
 	const downsync = getArray(object, 'spec', 'downsync') ?? [];
-	// Seed 001 "Extend BindingPolicy CRD": the flags sit "under each DownsyncModulation rule (not directly under
-	// BindingPolicy)"; anywhere else the API server drops them.
+	// KubeStellar multi-WEC status proposal §1 "Extend BindingPolicy CRD": the flags sit "under each
+	// DownsyncModulation rule (not directly under BindingPolicy)"; anywhere else the API server drops them.
 	const places: (string | number)[][] = [];
 	flagPlaces(spec, ['spec'], places);
 	for (const place of places) {
@@ -588,7 +591,7 @@ function bindingPolicyFindings(out: ObjectFindings, analysis: ManifestAnalysis):
 			[fix],
 		);
 	}
-	// status-rules.md §4: clusterSelectors are ORed; none selects no WEC.
+	// kubestellar/kubestellar api/control/v1alpha1/types.go: clusterSelectors are ORed; none selects no WEC.
 	const selectors = getPath(object, 'spec', 'clusterSelectors');
 	if (!Array.isArray(selectors) || selectors.length === 0) {
 		out.add(

@@ -370,7 +370,8 @@ function fleetHover(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Flux HelmRepository spec fields (seed 002 "Writing a HelmRepository spec")
+// Flux HelmRepository spec fields (fluxcd/source-controller docs/spec/v1/helmrepositories.md, "Writing a
+// HelmRepository spec")
 
 interface FluxField {
 	readonly what: string;

@@ -24,7 +24,7 @@ export const statusReturnLabels = {
 	multiWec: 'managed-by.kubestellar.io/multiwecstatus',
 } as const;
 
-/** API groups of BindingPolicy and Binding: the released one and the one the seed writes. */
+/** API groups of BindingPolicy and Binding: the released one and the one the proposal writes. */
 export const policyGroups = ['control.kubestellar.io', 'policies.kubestellar.io'] as const;
 
 /** What identifies the workload to KubeStellar's selectors (its ObjectIdentifier plus labels). */

@@ -97,10 +97,10 @@ function nodeAt(root: Node | null | undefined, steps: readonly PathStep[]): Node
 function provenanceComment(provenance: FieldProvenance): string {
 	const wecs = provenance.wecs.length > 0 ? ` from ${provenance.wecs.join(', ')}` : '';
 	const absent = provenance.absentIn?.length ? `; absent in ${provenance.absentIn.join(', ')}` : '';
-	const seed = provenance.seedPick
-		? `; the seed's literal rule would take ${provenance.seedPick.wec}`
+	const proposal = provenance.proposalPick
+		? `; the proposal's literal rule would take ${provenance.proposalPick.wec}`
 		: '';
-	return ` ${provenance.rule}${wecs}${absent}${seed}`;
+	return ` ${provenance.rule}${wecs}${absent}${proposal}`;
 }
 
 function cell(value: unknown): string {
@@ -184,7 +184,7 @@ export function mergePreviewYaml(
 	const namespace = getString(workload, 'metadata', 'namespace');
 	const header = [
 		oneLine(`# Multi-WEC status merge preview: ${kind} ${namespace ? `${namespace}/` : ''}${name}`),
-		`# Rules: ${rules}${rules === 'proposal' ? ' (the seed proposal, in full)' : ' (what the released KubeStellar controller writes)'}`,
+		`# Rules: ${rules}${rules === 'proposal' ? ' (the multi-WEC status proposal, in full)' : ' (what the released KubeStellar controller writes)'}`,
 		oneLine(`# Mode: ${result.mode}${inputs.because ? ` (${inputs.because})` : ''}`),
 		`# Changed: ${result.changed ? 'yes, KubeStellar would write this status' : 'no, it equals the current .status (no update would be written)'}`,
 		oneLine(

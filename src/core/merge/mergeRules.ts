@@ -1,6 +1,7 @@
-// The proposal's merge rules (seed 001, "Status Aggregation Rules") plus the decisions issue 7 and
-// docs/multi-wec-merge.md add where the seed is silent. Every rule row names its source so a reader can check
-// it against the spec rather than against this code.
+// The merge rules of the KubeStellar proposal "Multi-WEC Aggregated Status Controller Enhancement" (kubestellar/
+// kubestellar issue #2809, §3 "Status Aggregation Rules") plus the decisions issue 7 and docs/multi-wec-merge.md add
+// where the proposal is silent. Every rule row names its source so a reader can check it against the spec rather than
+// against this code.
 import { isRecord } from '../model/object.ts';
 
 /** The rules a merged field can come from; docs/multi-wec-merge.md has one section per rule. */
@@ -22,8 +23,8 @@ export const mergeRuleIds = [
 /** A rule id. */
 export type MergeRuleId = (typeof mergeRuleIds)[number];
 
-/** What the seed's literal "reason and message of the most recent lastTransitionTime" would have picked. */
-export interface SeedPick {
+/** What the proposal's literal "reason and message of the most recent lastTransitionTime" would have picked. */
+export interface ProposalPick {
 	readonly wec: string;
 	readonly reason?: string;
 	readonly message?: string;
@@ -32,7 +33,7 @@ export interface SeedPick {
 /** How one merged field got its value: the rule, where the rule is written, and the WECs that decided it. */
 export interface FieldProvenance {
 	readonly rule: MergeRuleId;
-	/** The seed section, issue decision or KubeStellar function the rule comes from. */
+	/** The proposal section, issue decision or KubeStellar function the rule comes from. */
 	readonly source: string;
 	/** The WECs whose values decided the field (for `omitted`: every WEC that reports it). */
 	readonly wecs: readonly string[];
@@ -40,8 +41,8 @@ export interface FieldProvenance {
 	readonly absentIn?: readonly string[];
 	/** One sentence for what the rule did here, when the rule name alone does not say it. */
 	readonly detail?: string;
-	/** The seed's literal reason/message pick, present only when it differs from the one taken. */
-	readonly seedPick?: SeedPick;
+	/** The proposal's literal reason/message pick, present only when it differs from the one taken. */
+	readonly proposalPick?: ProposalPick;
 }
 
 /** One WEC's copy of the workload's `.status`. */
@@ -57,30 +58,31 @@ export interface MergedStatus {
 	readonly notes: readonly string[];
 }
 
-const seed = 'seed 001 §3';
+/** The proposal section the merge rules come from, as provenance names it. */
+const proposal = 'KubeStellar multi-WEC status proposal (kubestellar#2809) §3';
 
-/** Per-kind rule row of the proposal (seed 001 §3 Case 1), with the issue 7 decisions folded in. */
+/** Per-kind rule row of the proposal (proposal §3 Case 1), with the issue 7 decisions folded in. */
 interface KindRule {
 	/** The API group the kind must be in for the row to apply. */
 	readonly group: string;
-	/** Fields the seed lists for `min()`. */
+	/** Fields the proposal lists for `min()`. */
 	readonly min: readonly string[];
-	/** Fields that take `max()`: the seed's unavailableReplicas and issue 7's other bad-thing counters. */
+	/** Fields that take `max()`: the proposal's unavailableReplicas and issue 7's other bad-thing counters. */
 	readonly max: readonly string[];
-	/** Timestamps the seed names explicitly (CronJob lastScheduleTime). */
+	/** Timestamps the proposal names explicitly (CronJob lastScheduleTime). */
 	readonly latest: readonly string[];
 	/** Counters Kubernetes omits when zero (`omitempty` int32): issue 7 counts them as 0 when absent. */
 	readonly counters: readonly string[];
-	/** Pod phase by priority (seed 001 §3 Pod). */
+	/** Pod phase by priority (proposal §3 Pod). */
 	readonly phase?: boolean;
 }
 
 /**
- * Proposal rule rows per kind (seed 001 §3 Case 1). Counters lists come from the k8s.io/api types: the int32
+ * Proposal rule rows per kind (proposal §3 Case 1). Counters lists come from the k8s.io/api types: the int32
  * status fields that carry `omitempty` (or that a typed decode turns into 0 anyway), plus observedGeneration.
  */
 const proposalKindRules: Readonly<Record<string, KindRule>> = {
-	// seed 001 §3 Deployment: min of the four counts and observedGeneration, max of unavailableReplicas.
+	// proposal §3 Deployment: min of the four counts and observedGeneration, max of unavailableReplicas.
 	Deployment: {
 		group: 'apps',
 		min: [
@@ -101,7 +103,7 @@ const proposalKindRules: Readonly<Record<string, KindRule>> = {
 			'observedGeneration',
 		],
 	},
-	// seed 001 §3 StatefulSet: min of replicas, readyReplicas, currentReplicas, updatedReplicas.
+	// proposal §3 StatefulSet: min of replicas, readyReplicas, currentReplicas, updatedReplicas.
 	StatefulSet: {
 		group: 'apps',
 		min: ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas'],
@@ -116,7 +118,7 @@ const proposalKindRules: Readonly<Record<string, KindRule>> = {
 			'observedGeneration',
 		],
 	},
-	// seed 001 §3 DaemonSet: min of the four; issue 7: numberUnavailable and numberMisscheduled take max.
+	// proposal §3 DaemonSet: min of the four; issue 7: numberUnavailable and numberMisscheduled take max.
 	DaemonSet: {
 		group: 'apps',
 		min: ['currentNumberScheduled', 'desiredNumberScheduled', 'numberAvailable', 'numberReady'],
@@ -133,7 +135,7 @@ const proposalKindRules: Readonly<Record<string, KindRule>> = {
 			'observedGeneration',
 		],
 	},
-	// seed 001 §3 ReplicaSet: min of replicas, readyReplicas, availableReplicas.
+	// proposal §3 ReplicaSet: min of replicas, readyReplicas, availableReplicas.
 	ReplicaSet: {
 		group: 'apps',
 		min: ['replicas', 'readyReplicas', 'availableReplicas'],
@@ -147,7 +149,7 @@ const proposalKindRules: Readonly<Record<string, KindRule>> = {
 			'observedGeneration',
 		],
 	},
-	// seed 001 §3 Job: min of active, succeeded, failed ("min() for all numeric fields"), kept as the seed says
+	// proposal §3 Job: min of active, succeeded, failed ("min() for all numeric fields"), kept as the proposal says
 	// although failed counts bad things; docs/multi-wec-merge.md explains.
 	Job: {
 		group: 'batch',
@@ -156,9 +158,9 @@ const proposalKindRules: Readonly<Record<string, KindRule>> = {
 		latest: [],
 		counters: ['active', 'succeeded', 'failed'],
 	},
-	// seed 001 §3 CronJob: lastScheduleTime the latest.
+	// proposal §3 CronJob: lastScheduleTime the latest.
 	CronJob: { group: 'batch', min: [], max: [], latest: ['lastScheduleTime'], counters: [] },
-	// seed 001 §3 Pod: phase by priority Failed > Unknown > Running > Succeeded > Pending.
+	// proposal §3 Pod: phase by priority Failed > Unknown > Running > Succeeded > Pending.
 	Pod: { group: '', min: [], max: [], latest: [], counters: [], phase: true },
 };
 
@@ -173,10 +175,10 @@ const badThingCounters: ReadonlySet<string> = new Set([
 	'restartCount',
 ]);
 
-/** Pod phases, highest priority first (seed 001 §3 Pod). */
+/** Pod phases, highest priority first (proposal §3 Pod). */
 const podPhasePriority = ['Failed', 'Unknown', 'Running', 'Succeeded', 'Pending'] as const;
 
-/** Candidate key fields for matching list items across WECs, tried in order (seed 001 §3 "Slices and maps"). */
+/** Candidate key fields for matching list items across WECs, tried in order (proposal §3 "Slices and maps"). */
 const listKeyCandidates = ['type', 'name', 'uid', 'ip'] as const;
 
 const conditionOwnKeys: ReadonlySet<string> = new Set([
@@ -194,7 +196,7 @@ function kindRuleOf(group: string, kind: string): KindRule | undefined {
 	return rule && rule.group === group ? rule : undefined;
 }
 
-/** True when the proposal has a per-kind rule row for the kind (seed 001 §3 Case 1). */
+/** True when the proposal has a per-kind rule row for the kind (proposal §3 Case 1). */
 export function hasProposalKindRule(group: string, kind: string): boolean {
 	return kindRuleOf(group, kind) !== undefined;
 }
@@ -444,7 +446,7 @@ function record(
 		wecs: readonly string[];
 		absentIn?: readonly string[];
 		detail?: string;
-		seedPick?: SeedPick;
+		proposalPick?: ProposalPick;
 	},
 ): void {
 	const provenance: {
@@ -452,7 +454,7 @@ function record(
 	} = { rule: entry.rule, source: entry.source, wecs: entry.wecs };
 	if (entry.absentIn && entry.absentIn.length > 0) provenance.absentIn = entry.absentIn;
 	if (entry.detail !== undefined) provenance.detail = entry.detail;
-	if (entry.seedPick) provenance.seedPick = entry.seedPick;
+	if (entry.proposalPick) provenance.proposalPick = entry.proposalPick;
 	sink.provenance[path] = provenance;
 }
 
@@ -520,7 +522,7 @@ function latestOf(path: string, slots: readonly Slot[], source: string, sink: Si
 	return best.value;
 }
 
-/** Pod phase by the seed's priority; unrecognised phases count as Unknown. */
+/** Pod phase by the proposal's priority; unrecognised phases count as Unknown. */
 function phaseOf(path: string, slots: readonly Slot[], sink: Sink): Merged {
 	let bestRank: number = podPhasePriority.length;
 	let wecs: string[] = [];
@@ -550,7 +552,7 @@ function phaseOf(path: string, slots: readonly Slot[], sink: Sink): Merged {
 	}
 	record(sink, path, {
 		rule: 'phase-priority',
-		source: `${seed} Pod`,
+		source: `${proposal} Pod`,
 		wecs,
 		absentIn,
 		detail: 'Failed > Unknown > Running > Succeeded > Pending',
@@ -590,7 +592,7 @@ function optionalText(value: unknown): string | undefined {
 }
 
 /**
- * Merges condition lists by type (seed 001 §3 three-value logic). `slots` are every WEC taking part at this
+ * Merges condition lists by type (proposal §3 three-value logic). `slots` are every WEC taking part at this
  * level, including those whose list is absent: a WEC without the condition keeps it from being True.
  */
 function conditionsOf(path: string, slots: readonly Slot[], sink: Sink): Merged {
@@ -640,7 +642,7 @@ function conditionOf(
 	sink: Sink,
 ): Record<string, unknown> {
 	const path = itemPath(listPath, 'type', type);
-	const conditionsSource = `${seed} three-value logic`;
+	const conditionsSource = `${proposal} three-value logic`;
 	let lacking: string[] = [];
 	if (reports.length < slots.length) {
 		const reporting = new Set(reports.map((report) => report.wec));
@@ -692,22 +694,22 @@ function conditionOf(
 		if (value !== omit) condition[key] = value;
 	}
 
-	// seed 001 §3 Timestamps: the most recent across clusters, for lastTransitionTime and lastUpdateTime alike.
+	// proposal §3 Timestamps: the most recent across clusters, for lastTransitionTime and lastUpdateTime alike.
 	for (const key of ['lastUpdateTime', 'lastTransitionTime']) {
 		if (!reports.some((report) => report.condition[key] !== undefined)) continue;
 		const value = latestOf(
 			fieldPath(path, key),
 			reports.map((report) => ({ wec: report.wec, value: report.condition[key] })),
-			`${seed} Timestamps`,
+			`${proposal} Timestamps`,
 			sink,
 		);
 		if (value !== omit) condition[key] = value;
 	}
 
-	// Issue 7 narrows seed 001 §3 Strings: reason and message come from the most recent condition among the WECs
+	// Issue 7 narrows proposal §3 Strings: reason and message come from the most recent condition among the WECs
 	// whose status equals the merged one, so a False condition never carries a True condition's reason.
 	const pick = mostRecentOf(agreeing);
-	const seedLiteral = mostRecentOf(reports);
+	const proposalLiteral = mostRecentOf(reports);
 	if (pick) {
 		const reason = optionalText(pick.condition.reason);
 		const message = optionalText(pick.condition.message);
@@ -715,28 +717,28 @@ function conditionOf(
 		condition.message =
 			message === undefined || message === '' ? `${pick.wec}` : `${pick.wec}: ${message}`;
 		const differs =
-			seedLiteral !== undefined &&
-			seedLiteral.wec !== pick.wec &&
-			(optionalText(seedLiteral.condition.reason) !== reason ||
-				optionalText(seedLiteral.condition.message) !== message);
-		const seedPick: SeedPick | undefined =
-			differs && seedLiteral
+			proposalLiteral !== undefined &&
+			proposalLiteral.wec !== pick.wec &&
+			(optionalText(proposalLiteral.condition.reason) !== reason ||
+				optionalText(proposalLiteral.condition.message) !== message);
+		const proposalPick: ProposalPick | undefined =
+			differs && proposalLiteral
 				? {
-						wec: seedLiteral.wec,
-						...(typeof seedLiteral.condition.reason === 'string'
-							? { reason: seedLiteral.condition.reason }
+						wec: proposalLiteral.wec,
+						...(typeof proposalLiteral.condition.reason === 'string'
+							? { reason: proposalLiteral.condition.reason }
 							: {}),
-						...(typeof seedLiteral.condition.message === 'string'
-							? { message: seedLiteral.condition.message }
+						...(typeof proposalLiteral.condition.message === 'string'
+							? { message: proposalLiteral.condition.message }
 							: {}),
 					}
 				: undefined;
 		const entry = {
 			rule: 'from-merged-status' as const,
-			source: `${seed} Strings, narrowed by issue 7`,
+			source: `${proposal} Strings, narrowed by issue 7`,
 			wecs: [pick.wec],
 			detail: `most recent ${truth} condition among the WECs reporting ${truth}`,
-			...(seedPick ? { seedPick } : {}),
+			...(proposalPick ? { proposalPick } : {}),
 		};
 		record(sink, fieldPath(path, 'reason'), entry);
 		record(sink, fieldPath(path, 'message'), entry);
@@ -778,7 +780,7 @@ function isConditionList(key: string, present: readonly Slot[]): boolean {
 	);
 }
 
-/** Generic rules for one field (seed 001 §3 Case 2), recursing into maps and keyed lists. */
+/** Generic rules for one field (proposal §3 Case 2), recursing into maps and keyed lists. */
 function genericFieldOf(parent: string, key: string, slots: readonly Slot[], sink: Sink): Merged {
 	const path = fieldPath(parent, key);
 	const present = slots.filter((slot) => !isAbsent(slot.value));
@@ -822,7 +824,7 @@ function genericFieldOf(parent: string, key: string, slots: readonly Slot[], sin
 						slots,
 						'min',
 						key === 'observedGeneration',
-						`${seed} Case 2 numeric fields`,
+						`${proposal} Case 2 numeric fields`,
 						sink,
 					);
 		case 'timestamp':
@@ -879,7 +881,7 @@ function sameValueOf(
 	return omit;
 }
 
-/** Merges maps key by key (seed 001 §3 "Slices and maps"); only WECs that have the map take part. */
+/** Merges maps key by key (proposal §3 "Slices and maps"); only WECs that have the map take part. */
 function mapOf(path: string, present: readonly Slot[], sink: Sink): Merged {
 	const maps = present.map((slot) => ({
 		wec: slot.wec,
@@ -968,7 +970,7 @@ function listOf(
 		}
 		record(sink, at, {
 			rule: 'matched-by-key',
-			source: `${seed} Slices and maps`,
+			source: `${proposal} Slices and maps`,
 			wecs: holders.map((holder) => holder.wec),
 			absentIn: lacking,
 			detail: `items matched by ${keyField}; in ${holders.length} of ${present.length} WECs`,
@@ -986,7 +988,7 @@ function kindFieldOf(
 	row: KindRule,
 	sink: Sink,
 ): Merged {
-	const source = `${seed} ${kind}`;
+	const source = `${proposal} ${kind}`;
 	if (row.min.includes(key)) {
 		return extremeOf(key, slots, 'min', row.counters.includes(key), source, sink);
 	}
@@ -999,15 +1001,15 @@ function kindFieldOf(
 	if (row.phase && key === 'phase') return phaseOf(key, slots, sink);
 	if (key === 'conditions') return conditionsOf(key, slots, sink);
 	if (row.counters.includes(key)) {
-		// A counter the seed does not list (e.g. fullyLabeledReplicas): generic min, absent counting as 0.
+		// A counter the proposal does not list (e.g. fullyLabeledReplicas): generic min, absent counting as 0.
 		const which = badThingCounters.has(key) ? 'max' : 'min';
-		return extremeOf(key, slots, which, true, `${seed} Case 2 numeric fields`, sink);
+		return extremeOf(key, slots, which, true, `${proposal} Case 2 numeric fields`, sink);
 	}
 	return genericFieldOf('', key, slots, sink);
 }
 
 /**
- * The proposal's merge of several WECs' statuses (seed 001 §3 with issue 7's decisions): per-kind rows for
+ * The proposal's merge of several WECs' statuses (proposal §3 with issue 7's decisions): per-kind rows for
  * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob and Pod, generic rules for every other kind.
  * Entries must be sorted by WEC name and already checked with `proposalStatusProblemsOf`.
  */

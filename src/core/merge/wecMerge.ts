@@ -1,6 +1,7 @@
 // The multi-WEC status merge: from a WDS workload, its WECs' copies and the policies that place it, the `.status`
-// KubeStellar would write (released rules) or the proposal would write (seed 001), with per-field provenance and
-// what kstatus and Argo CD will make of it. Pure and deterministic: WECs are taken in name order.
+// KubeStellar would write (released rules) or the proposal would write (KubeStellar multi-WEC status proposal,
+// kubestellar/kubestellar issue #2809), with per-field provenance and what kstatus and Argo CD will make of it. Pure
+// and deterministic: WECs are taken in name order.
 import { getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { computeHealth } from '../status/argocdHealth.ts';
 import { computeKstatus } from '../status/kstatus.ts';
@@ -25,7 +26,7 @@ import {
 	type WecStatus,
 } from './mergeRules.ts';
 
-/** The rule sets: the seed's proposal (default) or what the released KubeStellar controller writes. */
+/** The rule sets: the multi-WEC status proposal (default) or what the released KubeStellar controller writes. */
 export const mergeRuleSets = ['proposal', 'kubestellar'] as const;
 /** A rule set. */
 export type MergeRules = (typeof mergeRuleSets)[number];
@@ -257,7 +258,8 @@ function verbatimProvenance(
 	return provenance;
 }
 
-const singletonSource = 'KubeStellar handleSingleton; seed 001 §1 fallback for one WEC';
+const singletonSource =
+	'KubeStellar handleSingleton; KubeStellar multi-WEC status proposal (kubestellar#2809) §1, fallback for one WEC';
 
 /** `handleSingleton`: exactly one WorkStatus in the WEC, copied verbatim; none or several clear the status. */
 function singletonOutcome(

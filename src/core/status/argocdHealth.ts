@@ -1,4 +1,4 @@
-// Argo CD resource health (`health.GetResourceHealth`, rule book §2): the deletion check, the built-in Lua health
+// Argo CD resource health (`health.GetResourceHealth`, argoproj/argo-cd gitops-engine/pkg/health/health.go): the deletion check, the built-in Lua health
 // checks Argo CD ships in resource_customizations/, then the Go checks of argo-cd/gitops-engine/pkg/health.
 // The Lua scripts and the Go checks are re-expressed here; where their runtime would fail (a Lua error, a failed
 // conversion to the typed API object) the result is Unknown with the reason, as Argo CD reports it.

@@ -7,13 +7,15 @@ export function isAsoGroup(group: string): boolean {
 	return group === 'azure.microsoft.com' || group.endsWith('.azure.com');
 }
 
-// ASO v2 alpha kept operator state in annotations before the Ready condition existed (seed 003 "ASO v2").
+// ASO v2 alpha kept operator state in annotations before the Ready condition existed (Azure Service Operator status
+// proposal "Proposal for reporting resource Status", "ASO v2").
 const alphaStateAnnotation = 'resource-state.infra.azure.com';
 const alphaErrorAnnotation = 'resource-error.infra.azure.com';
 
 const verdict = verdictOf.bind(undefined, 'aso');
 
-// Seed 003 "Severity meaning in the context of the Ready condition"; issue 3 adds: no severity on False -> warning.
+// ASO status proposal, "Severity meaning in the context of the Ready condition"; issue 3 adds: no severity on
+// False -> warning.
 const severityTones: Readonly<Record<string, Tone>> = {
 	Error: 'error',
 	Warning: 'warning',
@@ -75,7 +77,7 @@ function computeAsoV1Status(object: unknown, observed: boolean): SystemVerdict {
 
 /** Status of an ASO v2 alpha resource that carries its state in annotations. */
 function computeAsoAlphaStatus(state: string, error: string | undefined): SystemVerdict {
-	// The armclient deployment states: Succeeded, Failed, Deleting, Accepted (seed 003 "ASO v2").
+	// The armclient deployment states: Succeeded, Failed, Deleting, Accepted (ASO status proposal, "ASO v2").
 	const tones: Readonly<Record<string, Tone>> = {
 		Succeeded: 'ok',
 		Failed: 'error',
@@ -96,8 +98,8 @@ function computeAsoAlphaStatus(state: string, error: string | undefined): System
 }
 
 /**
- * The state of an ASO resource: the Ready condition's reason (seed 003 "The Reason field"), with the tone from its
- * severity; v1 resources by their provisioning flags; alpha resources by annotation.
+ * The state of an ASO resource: the Ready condition's reason (ASO status proposal, "The Reason field"), with the
+ * tone from its severity; v1 resources by their provisioning flags; alpha resources by annotation.
  */
 export function computeAsoStatus(object: unknown): SystemVerdict {
 	const status = getPath(object, 'status');

@@ -1,7 +1,7 @@
 // Rancher Fleet: the badge for one object from the status its controller wrote, and the roll-ups Fleet's
 // controllers would write, recomputed from the other objects of an input. Rules live in fleetSummary.ts (per
 // BundleDeployment, summaries) and fleetRollup.ts (parents); this file reads objects and links them.
-// Sources: rancher/fleet @ 3b2c622ce176 and rancher/fleet-docs docs/ref-status-fields.md (seed 000).
+// Sources: rancher/fleet @ 3b2c622ce176 and rancher/fleet-docs docs/ref-status-fields.md (Fleet docs "Status Fields").
 import { findCondition, readConditions, type Condition } from '../model/condition.ts';
 import { getPath, getString, groupOf, isRecord } from '../model/object.ts';
 import type { SystemVerdict, Tone } from './result.ts';
@@ -44,8 +44,8 @@ export const fleetGroup = 'fleet.cattle.io';
 export type FleetObjectState = FleetState | 'WaitCheckIn' | 'GitUpdating';
 
 /**
- * Badge tone of each state (seed 000 "Display States"): ErrApplied failed; Modified and OutOfSync drifted from
- * the desired state; the waiting states are on their way.
+ * Badge tone of each state (Fleet docs "Status Fields", "Display States"): ErrApplied failed; Modified and OutOfSync
+ * drifted from the desired state; the waiting states are on their way.
  */
 export const fleetStateTones: Readonly<Record<FleetObjectState, Tone>> = {
 	Ready: 'ok',
@@ -309,7 +309,10 @@ function bundleDeploymentVerdict(object: unknown, observed: boolean): SystemVerd
 	return verdict(state, toneOfState(state), message, reasons, observed);
 }
 
-/** A condition that overrides badge tone and message when it has a given status (seed 000 GitRepo / HelmOp Conditions). */
+/**
+ * A condition that overrides badge tone and message when it has a given status (Fleet docs "Status Fields", "GitRepo"
+ * and "HelmOp Conditions").
+ */
 interface ConditionRule {
 	readonly type: string;
 	readonly status: 'True' | 'False';
@@ -318,15 +321,16 @@ interface ConditionRule {
 
 /** Conditions that colour the badge beyond the bundle state, per kind; first hit gives the message. */
 const conditionRules: Readonly<Record<string, readonly ConditionRule[]>> = {
-	// seed 000 "GitRepo": Accepted (restrictions, helm secrets), GitPolling (clone/poll errors), Stalled (git job
-	// failed, wrangler kstatus.SetError), Reconciling (job running, kstatus.SetTransitioning).
+	// Fleet docs "Status Fields", "GitRepo": Accepted (restrictions, helm secrets), GitPolling (clone/poll errors),
+	// Stalled (git job failed, wrangler kstatus.SetError), Reconciling (job running, kstatus.SetTransitioning).
 	GitRepo: [
 		{ type: 'Accepted', status: 'False', tone: 'error' },
 		{ type: 'GitPolling', status: 'False', tone: 'error' },
 		{ type: 'Stalled', status: 'True', tone: 'error' },
 		{ type: 'Reconciling', status: 'True', tone: 'progressing' },
 	],
-	// seed 000 "HelmOp Conditions": Accepted False (bad options, unresolved version, bundle creation), Polled False.
+	// Fleet docs "Status Fields", "HelmOp Conditions": Accepted False (bad options, unresolved version, bundle
+	// creation), Polled False.
 	HelmOp: [
 		{ type: 'Accepted', status: 'False', tone: 'error' },
 		{ type: 'Polled', status: 'False', tone: 'error' },
@@ -338,7 +342,7 @@ const conditionRules: Readonly<Record<string, readonly ConditionRule[]>> = {
 	ClusterGroup: [{ type: 'Processed', status: 'False', tone: 'error' }],
 };
 
-/** How each parent kind reads before any controller wrote status (seed 000; controllers' first reconcile). */
+/** How each parent kind reads before any controller wrote status (Fleet docs; the controllers' first reconcile). */
 const freshStates: Readonly<
 	Record<string, { readonly state: FleetObjectState; readonly message: string }>
 > = {

@@ -19,7 +19,10 @@ export function isFluxGroup(group: string): boolean {
 	return group.endsWith('.toolkit.fluxcd.io');
 }
 
-/** True for a HelmRepository of type oci: a data container with no status (seed 002 "Helm OCI repository"). */
+/**
+ * True for a HelmRepository of type oci: a data container with no status (Flux HelmRepository spec, "Helm OCI
+ * repository").
+ */
 export function isOciHelmRepository(object: unknown): boolean {
 	return (
 		getString(object, 'kind') === 'HelmRepository' &&
@@ -44,8 +47,9 @@ function describe(condition: Condition): string {
 }
 
 /**
- * The state of a Flux object. Order decided in issue 3 from seed 002 "Conditions": Stalled, then Suspended
- * (spec.suspend; not for oci HelmRepositories, where it does not apply), then Failed, then Reconciling, then Ready.
+ * The state of a Flux object. Order decided in issue 3 from the Flux HelmRepository spec (fluxcd/source-controller
+ * docs/spec/v1/helmrepositories.md), "Conditions": Stalled, then Suspended (spec.suspend; not for oci
+ * HelmRepositories, where it does not apply), then Failed, then Reconciling, then Ready.
  */
 export function computeFluxStatus(object: unknown): SystemVerdict {
 	const status = getPath(object, 'status');

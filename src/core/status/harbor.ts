@@ -2,7 +2,7 @@ import { findCondition, readConditions } from '../model/condition.ts';
 import { getPath, getString, isRecord } from '../model/object.ts';
 import { type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
-/** HarborCluster overall states, as seed 004 "Overall status" names them. */
+/** HarborCluster overall states, as harbor-operator docs "Harbor cluster controller", "Overall status" name them. */
 export type HarborState = 'healthy' | 'unhealthy' | 'creating';
 
 /** The four dependency conditions that decide the overall status; ConfigurationReady is deliberately not one. */
@@ -37,7 +37,8 @@ export function harborOverallStatusOf(object: unknown): HarborState {
 }
 
 /**
- * The state of a HarborCluster from its four dependency conditions and `.status.status` (seed 004). The operator's
+ * The state of a HarborCluster from its four dependency conditions and `.status.status` (harbor-operator docs
+ * "Harbor cluster controller"; goharbor/harbor-operator controllers/goharbor/harborcluster/status.go). The operator's
  * observedGeneration is copied at the start of every reconcile, so it is never used here.
  */
 export function computeHarborStatus(object: unknown): SystemVerdict {

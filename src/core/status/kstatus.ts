@@ -1,4 +1,4 @@
-// kstatus `status.Compute` and `status.Augment` (kubernetes-sigs/cli-utils pkg/kstatus/status, rule book §1).
+// kstatus `status.Compute` and `status.Augment` (kubernetes-sigs/cli-utils pkg/kstatus/status: status.go, generic.go, core.go, util.go).
 // Compute errors become status 'Unknown' with the error as the message, so callers never see an exception.
 import { readConditionArray, type Condition } from '../model/condition.ts';
 import { getBool, getInt, getPath, getString, isRecord } from '../model/object.ts';

@@ -3,7 +3,10 @@ import { getArray, getInt, getPath, getRecord, getString, isRecord } from '../mo
 import { computeKstatus } from './kstatus.ts';
 import { type KstatusResult, type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
-/** The KubeStellar API groups: the released `control.kubestellar.io` and `policies.kubestellar.io` as seed 001 writes it. */
+/**
+ * The KubeStellar API groups: the released `control.kubestellar.io`, and `policies.kubestellar.io` as the multi-WEC
+ * status proposal (kubestellar#2809) writes it.
+ */
 export const kubestellarGroups = ['control.kubestellar.io', 'policies.kubestellar.io'] as const;
 
 /** True for a KubeStellar API group. */

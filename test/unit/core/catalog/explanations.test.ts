@@ -11,7 +11,7 @@ import {
 	type ExplanationSystem,
 } from '../../../../src/core/catalog/explanations.ts';
 
-// The words each engine can put on a badge, per kind where the kind matters (seeds 000-004, status-rules.md).
+// The words each engine can put on a badge, per kind where the kind matters (the upstream docs and code each row cites).
 const fleetStates = [
 	'Ready',
 	'NotReady',
@@ -222,12 +222,25 @@ function rowKey(row: Explanation): string {
 	return [row.system, row.category, row.term, [...(row.kinds ?? [])].sort().join(',')].join('|');
 }
 
+/** The upstream each system's rows must cite: its docs or proposal by name, or its repository. */
+const upstreamSources: Readonly<Record<ExplanationSystem, RegExp>> = {
+	fleet: /Fleet docs "Status Fields"|rancher\/fleet /,
+	kubestellar:
+		/KubeStellar multi-WEC status proposal \(kubestellar#2809\)|kubestellar\/(kubestellar|ocm-status-addon) /,
+	harbor: /harbor-operator docs "Harbor cluster controller"|goharbor\/harbor-operator /,
+	flux: /Flux HelmRepository spec \(fluxcd\/source-controller\)|fluxcd\/source-controller /,
+	aso: /Azure Service Operator status proposal|Azure\/azure-service-operator /,
+	kubernetes: /kubernetes-sigs\/cli-utils pkg\/kstatus/,
+	kstatus: /kubernetes-sigs\/cli-utils pkg\/kstatus/,
+	argocd: /argoproj\/argo-cd /,
+};
+
 void describe('explanation catalog', () => {
 	void it('explains every state word each engine can show on a badge', () => {
 		assertCovered('state', stateWords);
 	});
 
-	void it('explains every condition type, reason, severity and field the seeds and the rule book name', () => {
+	void it('explains every condition type, reason, severity and field the upstream docs and code name', () => {
 		assertCovered('condition', conditionTypes);
 		assertCovered('reason', reasons);
 		assertCovered('field', fields);
@@ -289,7 +302,7 @@ void describe('explanation catalog', () => {
 			const key = rowKey(row);
 			assert.ok(row.term.length > 0, `${key} has no term`);
 			assert.ok(row.meaning.length > 0, `${key} has no meaning`);
-			assert.match(row.source, /seed 00[0-4]|status-rules\.md §[1-7]/, `${key} names no source`);
+			assert.match(row.source, upstreamSources[row.system], `${key} names no upstream source`);
 			for (const text of [row.meaning, row.action]) {
 				assert.doesNotMatch(text, /\]\(|<\/|<br|<a |`|\*\*/, `${key} contains Markdown or HTML`);
 			}

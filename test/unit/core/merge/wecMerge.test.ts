@@ -124,7 +124,7 @@ function conditionOf(status: Status, type: string): Record<string, unknown> | un
 	);
 }
 
-describe('proposal rules: Deployment (seed 001 §3)', () => {
+describe('proposal rules: Deployment (multi-WEC status proposal §3)', () => {
 	it('takes the least ready counts and the minimum observedGeneration, naming the WEC that decided', () => {
 		const result = mergeOf(deployment(), {
 			east: readyDeploymentStatus(2, { observedGeneration: 3 }),
@@ -136,7 +136,10 @@ describe('proposal rules: Deployment (seed 001 §3)', () => {
 		assert.equal(result.status.observedGeneration, 2);
 		assert.deepEqual(result.provenance.readyReplicas?.wecs, ['west']);
 		assert.equal(result.provenance.readyReplicas?.rule, 'min');
-		assert.match(result.provenance.readyReplicas?.source ?? '', /seed 001 §3 Deployment/);
+		assert.match(
+			result.provenance.readyReplicas?.source ?? '',
+			/KubeStellar multi-WEC status proposal \(kubestellar#2809\) §3 Deployment/,
+		);
 		assert.deepEqual(result.provenance.replicas?.wecs, ['east', 'west']);
 	});
 
@@ -164,7 +167,7 @@ describe('proposal rules: Deployment (seed 001 §3)', () => {
 		assert.deepEqual(result.provenance.unavailableReplicas?.wecs, ['west']);
 	});
 
-	it('reproduces the seed example where its rules determine it', () => {
+	it('reproduces the proposal example where its rules determine it', () => {
 		const wec = {
 			replicas: 2,
 			readyReplicas: 2,
@@ -198,13 +201,13 @@ describe('proposal rules: Deployment (seed 001 §3)', () => {
 		const available = conditionOf(result.status, 'Available');
 		assert.equal(available?.status, 'True');
 		assert.equal(available?.lastTransitionTime, '2025-11-01T12:34:56Z');
-		// The seed's reason AggregatedAllClustersReady is illustrative; the rules take the WEC's own reason.
+		// The proposal's reason AggregatedAllClustersReady is illustrative; the rules take the WEC's own reason.
 		assert.equal(available?.reason, 'MinimumReplicasAvailable');
 		assert.equal(available?.message, 'cluster2: Deployment has minimum availability.');
 	});
 });
 
-describe('proposal rules: other known kinds (seed 001 §3)', () => {
+describe('proposal rules: other known kinds (multi-WEC status proposal §3)', () => {
 	it('StatefulSet: min of the counts, revisions kept only when every WEC agrees', () => {
 		const result = mergeOf(workloadOf('StatefulSet', 'apps/v1'), {
 			a: {
@@ -333,7 +336,7 @@ describe('proposal rules: other known kinds (seed 001 §3)', () => {
 	});
 });
 
-describe('proposal rules: Pod phase priority (seed 001 §3 Pod)', () => {
+describe('proposal rules: Pod phase priority (multi-WEC status proposal §3 Pod)', () => {
 	const pod = workloadOf('Pod', 'v1');
 	const cases: readonly [readonly string[], string][] = [
 		[['Running', 'Failed'], 'Failed'],
@@ -378,7 +381,7 @@ describe('proposal rules: Pod phase priority (seed 001 §3 Pod)', () => {
 	});
 });
 
-describe('proposal rules: generic kinds (seed 001 §3 Case 2)', () => {
+describe('proposal rules: generic kinds (multi-WEC status proposal §3 Case 2)', () => {
 	const custom = workloadOf('Widget', 'example.com/v1');
 
 	it('merges numbers by min, booleans by all-true, equal strings, nested maps and keyed lists', () => {
@@ -577,13 +580,13 @@ describe('condition reason, message and timestamps', () => {
 		assert.equal(available?.status, 'False');
 		assert.equal(available?.reason, 'MinimumReplicasUnavailable');
 		assert.equal(available?.message, 'c: new failure');
-		// The timestamp is the latest across every WEC, whatever its status (seed 001 §3 Timestamps).
+		// The timestamp is the latest across every WEC, whatever its status (proposal §3 Timestamps).
 		assert.equal(available?.lastTransitionTime, '2025-11-01T12:00:00Z');
 		assert.deepEqual(result.provenance['conditions[type=Available].lastTransitionTime']?.wecs, [
 			'b',
 		]);
-		// The seed's literal rule would have taken the True condition's reason: shown, not used.
-		assert.deepEqual(result.provenance['conditions[type=Available].reason']?.seedPick, {
+		// The proposal's literal rule would have taken the True condition's reason: shown, not used.
+		assert.deepEqual(result.provenance['conditions[type=Available].reason']?.proposalPick, {
 			wec: 'b',
 			reason: 'MinimumReplicasAvailable',
 			message: 'fine',
@@ -594,7 +597,7 @@ describe('condition reason, message and timestamps', () => {
 		);
 	});
 
-	it('shows no seed pick when the seed would pick the same', () => {
+	it('shows no proposal pick when the proposal would pick the same', () => {
 		const result = mergeOf(deployment(), {
 			a: {
 				conditions: [
@@ -607,7 +610,7 @@ describe('condition reason, message and timestamps', () => {
 				],
 			},
 		});
-		assert.equal(result.provenance['conditions[type=Available].reason']?.seedPick, undefined);
+		assert.equal(result.provenance['conditions[type=Available].reason']?.proposalPick, undefined);
 		assert.equal(conditionOf(result.status, 'Available')?.message, 'b: ok');
 	});
 
@@ -860,12 +863,15 @@ describe('mode resolution', () => {
 		assert.ok(result.notes.some((note) => note.includes('the WECs with inputs are taken')));
 	});
 
-	it("accepts the seed's policies.kubestellar.io group and ignores other groups", () => {
-		const seedGroup = {
+	it("accepts the proposal's policies.kubestellar.io group and ignores other groups", () => {
+		const proposalGroup = {
 			...policy('p', { wantMultiWECReportedState: true }),
 			apiVersion: 'policies.kubestellar.io/v1alpha1',
 		};
-		assert.equal(mergeWecStatuses(deployment(), inputs, [seedGroup, ...inventory]).mode, 'multi');
+		assert.equal(
+			mergeWecStatuses(deployment(), inputs, [proposalGroup, ...inventory]).mode,
+			'multi',
+		);
 		const foreign = {
 			...policy('q', { wantSingletonReportedState: true }),
 			apiVersion: 'example.com/v1',
