@@ -10,19 +10,13 @@ import type { FaultHandle } from '../../src/apiserver/faults.ts';
 import type { JsonObject } from '../../src/apiserver/patch.ts';
 import { resourceTypes } from '../../src/apiserver/resources.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
+import { toneOfState, type ConnectionState } from '../../src/k8s/connectionState.ts';
+import { groupVersionsToDiscover, resourcesOfGroupVersion } from '../../src/k8s/discovery.ts';
+import type { ObjectEvent } from '../../src/k8s/events.ts';
 import { loadKubeconfig, type MergedKubeconfig } from '../../src/k8s/kubeconfig.ts';
-import {
-	continueTokenOfPrefix,
-	createSession,
-	groupVersionsToDiscover,
-	resourcesOfGroupVersion,
-	toneOfState,
-	type ConnectionState,
-	type ObjectEvent,
-	type Session,
-	type SessionOptions,
-	type SessionStatus,
-} from '../../src/k8s/session.ts';
+import { continueTokenOfPrefix } from '../../src/k8s/paging.ts';
+import { createSession, type Session, type SessionOptions } from '../../src/k8s/session.ts';
+import type { SessionStatus } from '../../src/k8s/sessionStatus.ts';
 import { trimObject, type StoredObject } from '../../src/k8s/store.ts';
 import { objectKeyOf } from '../../src/core/tree/linking.ts';
 

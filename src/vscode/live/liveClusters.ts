@@ -7,7 +7,8 @@ import {
 	type TreeNode,
 } from '../../core/tree/model.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
-import type { ObjectEvent, Session } from '../../k8s/session.ts';
+import type { ObjectEvent } from '../../k8s/events.ts';
+import type { Session } from '../../k8s/session.ts';
 import { wdsContextsOf } from '../../core/merge/contextPairing.ts';
 import type { Log } from '../log.ts';
 import { readClusterSettings } from '../settings.ts';

@@ -1,0 +1,102 @@
+// Reads: one object, a page of a list (the store's, or a huge generated one when a fault asks for it), with the
+// list JSON assembled from each object's cached serialization.
+import type { ServerResponse } from 'node:http';
+import { badRequest, expired } from './errors.ts';
+import { generateObjects, type Fault } from './faults.ts';
+import { sendJson } from './http.ts';
+import { apiVersionOf, type ResourceType } from './resources.ts';
+import type { ObjectStore, StoredEntry } from './store.ts';
+import { listQueryOf, type ResourceTarget } from './targets.ts';
+
+function listKind(type: ResourceType): string {
+	return `${type.kind}List`;
+}
+
+/** The list JSON, assembled from each object's cached serialization. */
+export function listJson(
+	type: ResourceType,
+	entries: readonly StoredEntry[],
+	metadata: object,
+): string {
+	const items = entries.map((entry) => {
+		entry.json ??= JSON.stringify(entry.object);
+		return entry.json;
+	});
+	return `{"kind":${JSON.stringify(listKind(type))},"apiVersion":${JSON.stringify(apiVersionOf(type))},"metadata":${JSON.stringify(metadata)},"items":[${items.join(',')}]}`;
+}
+
+/** Answers a get with the object's cached serialization. */
+export function serveGet(
+	store: ObjectStore,
+	response: ServerResponse,
+	target: ResourceTarget,
+): number {
+	const entry = store.getOrThrow(target.type, target.namespace, target.name ?? '');
+	entry.json ??= JSON.stringify(entry.object);
+	sendJson(response, 200, entry.json);
+	return 200;
+}
+
+/** Answers a list: one page of the store's objects, or of generated ones under a `hugeList` fault. */
+export function serveList(
+	store: ObjectStore,
+	response: ServerResponse,
+	target: ResourceTarget,
+	params: URLSearchParams,
+	fault: Fault | undefined,
+): number {
+	const { type } = target;
+	if (fault?.kind === 'hugeList') {
+		serveHugeList(store, response, target, params, fault);
+		return 200;
+	}
+	const query = listQueryOf(target, params);
+	const exact = params.get('resourceVersionMatch') === 'Exact';
+	const rv = params.get('resourceVersion') ?? '';
+	if (exact && rv !== String(store.resourceVersion)) {
+		throw expired(`too old resource version: ${rv} (${store.resourceVersion})`);
+	}
+	const page = store.list(type, query);
+	const metadata = {
+		resourceVersion: String(page.resourceVersion),
+		...(page.continueToken === undefined ? {} : { continue: page.continueToken }),
+		...(page.remainingItemCount === undefined
+			? {}
+			: { remainingItemCount: page.remainingItemCount }),
+	};
+	sendJson(response, 200, listJson(type, page.entries, metadata));
+	return 200;
+}
+
+/** A page of the fault's generated objects; the continue token is the index of the next one. */
+function serveHugeList(
+	store: ObjectStore,
+	response: ServerResponse,
+	target: ResourceTarget,
+	params: URLSearchParams,
+	fault: Extract<Fault, { kind: 'hugeList' }>,
+): void {
+	const limit = Number(params.get('limit') ?? '0');
+	const continueText = params.get('continue') ?? '';
+	const start =
+		continueText === '' ? 0 : Number(Buffer.from(continueText, 'base64url').toString('utf8'));
+	if (!Number.isInteger(start) || start < 0) throw badRequest('continue key is not valid');
+	const pageSize = limit > 0 ? Math.min(limit, fault.count - start) : fault.count - start;
+	const objects = generateObjects(target.type, Math.max(0, pageSize), {
+		start,
+		namespace: target.namespace ?? 'default',
+		...(fault.template === undefined ? {} : { template: fault.template }),
+	});
+	const next = start + objects.length;
+	const metadata = {
+		resourceVersion: String(store.resourceVersion),
+		...(next < fault.count
+			? {
+					continue: Buffer.from(String(next)).toString('base64url'),
+					remainingItemCount: fault.count - next,
+				}
+			: {}),
+	};
+	const entries = objects.map((object) => ({ object, key: '', json: undefined }));
+	sendJson(response, 200, listJson(target.type, entries, metadata));
+}

@@ -1,0 +1,141 @@
+// Watches: the initial state or the events since a resourceVersion (410 as an ERROR event when they are gone), then
+// every matching change as it happens, bookmarks, and the end after `timeoutSeconds`, as kube-apiserver streams them.
+import type { ServerResponse } from 'node:http';
+import { badRequest, expired } from './errors.ts';
+import { isTrue } from './http.ts';
+import { apiVersionOf } from './resources.ts';
+import type { OpenWatch, ServerState } from './serverState.ts';
+import type { StoreEvent } from './store.ts';
+import { listQueryOf, type ResourceTarget } from './targets.ts';
+
+/** One line of a watch stream. */
+export function watchLine(type: string, json: string): string {
+	return `{"type":"${type}","object":${json}}\n`;
+}
+
+/** Answers a watch request: a chunked stream that stays open until the timeout, a fault or the client ends it. */
+export function serveWatch(
+	state: ServerState,
+	response: ServerResponse,
+	target: ResourceTarget,
+	params: URLSearchParams,
+): void {
+	const { store, watches, bookmarkIntervalMs } = state;
+	const query = listQueryOf(target, params);
+	const { type } = target;
+	const rvParam = params.get('resourceVersion') ?? '';
+	const startVersion = rvParam === '' ? 0 : Number(rvParam);
+	if (!Number.isInteger(startVersion) || startVersion < 0) {
+		throw badRequest(
+			`invalid resource version: strconv.ParseUint: parsing "${rvParam}": invalid syntax`,
+		);
+	}
+	const bookmarks = isTrue(params.get('allowWatchBookmarks'));
+	const sendInitial = params.get('sendInitialEvents') === 'true';
+	const timeoutSeconds = Number(params.get('timeoutSeconds') ?? '0');
+	response.writeHead(200, {
+		'Content-Type': 'application/json',
+		'Cache-Control': 'no-cache, private',
+		'Transfer-Encoding': 'chunked',
+	});
+	response.flushHeaders();
+	let closed = false;
+	const write = (line: string): void => {
+		if (!closed) response.write(line);
+	};
+	const bookmarkJson = (annotations?: object): string =>
+		JSON.stringify({
+			kind: type.kind,
+			apiVersion: apiVersionOf(type),
+			metadata: {
+				resourceVersion: String(store.resourceVersion),
+				creationTimestamp: null,
+				...(annotations === undefined ? {} : { annotations }),
+			},
+		});
+	const send = (event: StoreEvent): void => {
+		// A start point ahead of the store (a client that saw a newer revision elsewhere) skips up to it.
+		if (event.resource !== type || event.resourceVersion <= startVersion) return;
+		const now = store.matches(event.entry.object, query);
+		const before = event.previous !== undefined && store.matches(event.previous, query);
+		let kind: string | undefined;
+		if (event.type === 'ADDED') kind = now ? 'ADDED' : undefined;
+		else if (event.type === 'DELETED') kind = now || before ? 'DELETED' : undefined;
+		else if (now) kind = before ? 'MODIFIED' : 'ADDED';
+		else kind = before ? 'DELETED' : undefined;
+		if (kind === undefined) return;
+		event.entry.json ??= JSON.stringify(event.entry.object);
+		write(watchLine(kind, event.entry.json));
+	};
+	let timer: NodeJS.Timeout | undefined;
+	let timeout: NodeJS.Timeout | undefined;
+	const unsubscribe = store.subscribe(send);
+	const watch: OpenWatch = {
+		response,
+		bookmarks,
+		type,
+		close(mode) {
+			// Unsubscribe first: a store change after the end must not write to the finished response.
+			cleanup();
+			if (mode === 'destroy') response.socket?.destroy();
+			else response.end();
+		},
+		bookmark() {
+			write(watchLine('BOOKMARK', bookmarkJson()));
+		},
+	};
+	const cleanup = (): void => {
+		if (closed) return;
+		closed = true;
+		unsubscribe();
+		clearInterval(timer);
+		clearTimeout(timeout);
+		watches.delete(watch);
+	};
+	response.on('close', cleanup);
+	watches.add(watch);
+	if (rvParam === '' || rvParam === '0' || sendInitial) {
+		// No starting point (or an explicit request for initial events): the current state comes first as
+		// ADDED events, as kube-apiserver's watch cache sends it.
+		for (const entry of store.list(type, { ...query, limit: 0 }).entries) {
+			entry.json ??= JSON.stringify(entry.object);
+			write(watchLine('ADDED', entry.json));
+		}
+		if (sendInitial && bookmarks) {
+			write(watchLine('BOOKMARK', bookmarkJson({ 'k8s.io/initial-events-end': 'true' })));
+		}
+	} else {
+		const events = store.eventsSince(startVersion);
+		if (events === 'expired') {
+			// kube-apiserver answers 200 and sends the 410 as an ERROR event, then ends the watch.
+			const status = expired(
+				`too old resource version: ${startVersion} (${store.oldestResumableVersion})`,
+			).toStatus();
+			write(watchLine('ERROR', JSON.stringify(status)));
+			cleanup();
+			response.end();
+			return;
+		}
+		for (const event of events) send(event);
+	}
+	if (bookmarks && bookmarkIntervalMs > 0) {
+		timer = setInterval(() => watch.bookmark(), bookmarkIntervalMs);
+	}
+	if (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0) {
+		timeout = setTimeout(() => {
+			cleanup();
+			response.end();
+		}, timeoutSeconds * 1000);
+	}
+}
+
+/** Sends a BOOKMARK now on every watch that allows them; returns how many got one. */
+export function sendBookmarks(watches: ReadonlySet<OpenWatch>): number {
+	let sent = 0;
+	for (const watch of watches) {
+		if (!watch.bookmarks) continue;
+		watch.bookmark();
+		sent++;
+	}
+	return sent;
+}
