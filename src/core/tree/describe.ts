@@ -7,6 +7,16 @@ import { harborDependencyConditions } from '../status/harbor.ts';
 import { readBundleSummary, readResourceCounts } from '../status/fleetSummary.ts';
 import type { StatusResult, Tone } from '../status/result.ts';
 
+/** An object's name, or "(no name)" for an empty one. */
+export function nameOrPlaceholder(name: string): string {
+	return name === '' ? '(no name)' : name;
+}
+
+/** "namespace/name", or the name alone for cluster-scoped objects. */
+export function qualified(namespace: string, name: string): string {
+	return namespace ? `${namespace}/${nameOrPlaceholder(name)}` : nameOrPlaceholder(name);
+}
+
 /** What the description of an item with no status says. */
 export const declaredText = 'declared, no status';
 

@@ -1,7 +1,9 @@
 // How objects point at each other, read from untrusted JSON: the links the resource graph indexes. Each function
-// reads one object and never throws. Sources: ../shared/notes/status-rules.md §3 "Linking" (Fleet labels,
-// Cluster status.namespace, ClusterGroup selectors) and §4 "Objects" (KubeStellar Binding, downsync clauses,
-// WorkStatus sourceRef); Kubernetes metadata.ownerReferences for Harbor.
+// reads one object and never throws. Sources: rancher/fleet internal/cmd/controller/target/target.go (the labels a
+// BundleDeployment carries), reconciler/cluster_controller.go (a Cluster's status.namespace) and
+// reconciler/clustergroup_controller.go (ClusterGroup selectors); kubestellar/kubestellar api/control/v1alpha1/types.go
+// (Binding, downsync clauses) and kubestellar/ocm-status-addon api/v1alpha1/workstatus_types.go (WorkStatus
+// sourceRef); Kubernetes metadata.ownerReferences for Harbor.
 import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { fleetLabels } from '../status/fleetSummary.ts';
 import { labelSelectorMatcherOf } from '../status/fleetRollup.ts';
@@ -257,7 +259,7 @@ export function labelSelectorOf(
 	return matcher.ok ? matcher.matches : () => false;
 }
 
-/** One BindingPolicy downsync clause, read once (status-rules §4: criteria ANDed, each list ORed, empty = all). */
+/** One BindingPolicy downsync clause, read once (kubestellar types.go DownsyncObjectTest: criteria ANDed, each list ORed, empty = all). */
 export interface DownsyncClause {
 	readonly apiGroup: string | undefined;
 	readonly resources: readonly string[];

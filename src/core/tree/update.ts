@@ -2,89 +2,7 @@
 // counts, and the expansion of a change set into tree item ids. One event touches a vertex, its parents and, while
 // their tone changes, their ancestors: O(depth x parents), never the whole graph.
 import { toneRank, tones, type Tone } from '../status/result.ts';
-import type { DerivedInfo, Entry, NodeKind, TreeNode } from './model.ts';
-
-/**
- * A node of the graph. The tree shows the DAG unfolded: a vertex with two parents (a BundleDeployment under its Bundle
- * and its Cluster) appears at two places, each with its own id "<parent place>/<segment>".
- */
-export interface Vertex {
-	/** Unique within its root; also the key among its parent's children. */
-	readonly id: string;
-	/** The id as it appears in place ids ('/' and '%' escaped). */
-	readonly segment: string;
-	readonly kind: NodeKind;
-	/** Tie-break before the label when siblings have the same tone (keeps systems and categories in design order). */
-	readonly order: number;
-	/** Shown only while it has children (systems, categories, derived groupings). */
-	readonly autoHide: boolean;
-	parents: Vertex[];
-	/** Where it belongs when visible. */
-	desired: readonly Vertex[];
-	children: Map<string, Vertex> | undefined;
-	/** Children per tone, indexed by toneRank. */
-	counts: number[] | undefined;
-	ownTone: Tone;
-	/** For roots: the tone of the root's own state ("cannot reach"), if any. */
-	stateTone: Tone | undefined;
-	tone: Tone;
-	/** Tree nodes built for this vertex, by place id; dropped whenever its display changes. */
-	nodes: Map<string, TreeNode> | undefined;
-	dead: boolean;
-	entry: Entry | undefined;
-	info: DerivedInfo | undefined;
-}
-
-/** What one operation changed, as vertices; expanded to place ids once at the end. */
-export interface ChangeSet {
-	readonly display: Set<Vertex>;
-	readonly structure: Set<Vertex>;
-	rootsChanged: boolean;
-}
-
-/** An empty change set. */
-export function newChangeSet(): ChangeSet {
-	return { display: new Set(), structure: new Set(), rootsChanged: false };
-}
-
-/** Escapes a vertex id for use as one segment of a place id. */
-export function escapeSegment(id: string): string {
-	return id.includes('/') || id.includes('%')
-		? id.replaceAll('%', '%25').replaceAll('/', '%2F')
-		: id;
-}
-
-/** The vertex id of an escaped segment. */
-export function unescapeSegment(segment: string): string {
-	return segment.includes('%') ? segment.replaceAll('%2F', '/').replaceAll('%25', '%') : segment;
-}
-
-/** A detached vertex. */
-export function createVertex(
-	id: string,
-	kind: NodeKind,
-	options: { readonly order?: number; readonly autoHide?: boolean; readonly ownTone?: Tone } = {},
-): Vertex {
-	const ownTone = options.ownTone ?? 'unknown';
-	return {
-		id,
-		segment: escapeSegment(id),
-		kind,
-		order: options.order ?? 0,
-		autoHide: options.autoHide ?? false,
-		parents: [],
-		desired: [],
-		children: undefined,
-		counts: undefined,
-		ownTone,
-		stateTone: undefined,
-		tone: ownTone,
-		nodes: undefined,
-		dead: false,
-		entry: undefined,
-		info: undefined,
-	};
-}
+import type { ChangeSet, Vertex } from './graphState.ts';
 
 /** Number of children. */
 export function childCount(vertex: Vertex): number {
@@ -235,6 +153,15 @@ export function killVertex(vertex: Vertex, changes: ChangeSet): void {
 		detach(child, vertex, changes);
 		child.desired = child.desired.filter((parent) => parent !== vertex);
 		// An auto-hidden child that just lost its only parent stays unlinked until its owner places it again.
+	}
+}
+
+/** True when two values are the same JSON (a re-read object, a spec that may not have changed). */
+export function sameJson(a: unknown, b: unknown): boolean {
+	try {
+		return JSON.stringify(a) === JSON.stringify(b);
+	} catch {
+		return false;
 	}
 }
 

@@ -1,0 +1,247 @@
+// Tree nodes built from vertices: the label (which depends on the place), the description with its counts, the
+// roll-up, and the flags commands need. A built node is cached on its vertex until the vertex's display changes.
+import { getPath, getString } from '../model/object.ts';
+import { isOciHelmRepository } from '../status/flux.ts';
+import { toneRank, tones, type StatusResult, type Tone } from '../status/result.ts';
+import { hasFleetRollup, resultOf } from './derivation.ts';
+import {
+	childrenDisagreementOf,
+	fleetCountsOf,
+	fleetDisagreementOf,
+	fleetRollupSize,
+	groupDescriptionOf,
+	harborCountsOf,
+	harborDisagreementOf,
+	isDeclaredOnly,
+	nameOrPlaceholder,
+	qualified,
+	stateWordOf,
+} from './describe.ts';
+import {
+	copiedSourcePrefix,
+	isBindingPolicy,
+	isFleet,
+	isWorkStatus,
+	type Entry,
+	type Root,
+	type Vertex,
+} from './graphState.ts';
+import { indexedSize } from './indexes.ts';
+import { bundleDeploymentQueryOf } from './linking.ts';
+import type { ContextFlags, NodeRollup, NodeSource, TreeNode } from './treeNode.ts';
+import { childCount, isProblemTone } from './update.ts';
+
+/** Counts of a vertex's children by tone, or undefined without children. */
+function rollupOf(vertex: Vertex): NodeRollup | undefined {
+	const counts = vertex.counts;
+	if (!counts || childCount(vertex) === 0) return undefined;
+	const byTone = {} as Record<Tone, number>;
+	let worst: Tone = 'ok';
+	for (const tone of tones) {
+		const count = counts[toneRank(tone)] ?? 0;
+		byTone[tone] = count;
+		if (count > 0) worst = tone;
+	}
+	return {
+		tone: worst,
+		total: childCount(vertex),
+		ok: byTone.ok,
+		problems: byTone.warning + byTone.error,
+		byTone,
+	};
+}
+
+/** The node of a vertex at one place (id), built once per display. */
+export function buildNode(
+	root: Root,
+	vertex: Vertex,
+	id: string,
+	parentId: string | undefined,
+	parent: Vertex | undefined,
+): TreeNode {
+	const cached = vertex.nodes?.get(id);
+	if (cached) return cached;
+	const node = vertex.entry
+		? objectNode(root, vertex.entry, id, parentId, parent)
+		: otherNode(root, vertex, id, parentId);
+	(vertex.nodes ??= new Map()).set(id, node);
+	return node;
+}
+
+/** What commands need to know about a node. */
+function flagsOf(
+	root: Root,
+	vertex: Vertex,
+	entry: Entry | undefined,
+	result: StatusResult | undefined,
+): ContextFlags {
+	const object = entry?.object;
+	return {
+		origin: root.origin,
+		system: entry ? entry.system : (vertex.info?.system ?? 'none'),
+		objectKind: entry?.kind ?? '',
+		state: result?.state ?? '',
+		declared: result ? isDeclaredOnly(result) : false,
+		suspended: entry?.system === 'flux' && getPath(object, 'spec', 'suspend') === true,
+		paused: entry?.system === 'fleet' && getPath(object, 'spec', 'paused') === true,
+		oci: entry ? isOciHelmRepository(object) : false,
+		inFile: entry ? entry.copies.some((copy) => copy.line !== undefined) : false,
+		problem: isProblemTone(vertex.tone),
+	};
+}
+
+/** An object's label at a place: what its parent already says is left out. */
+function labelFor(entry: Entry, parent: Vertex | undefined): string {
+	const parentEntry = parent?.entry;
+	if (isFleet(entry, 'BundleDeployment')) {
+		if (parentEntry && isFleet(parentEntry, 'Cluster')) return nameOrPlaceholder(entry.name);
+		return entry.bdLinks?.clusterName || nameOrPlaceholder(entry.namespace);
+	}
+	if (isWorkStatus(entry)) {
+		const source = entry.wsSource;
+		if (parent?.kind === 'placeholder' && parent.info?.link === entry.namespace) {
+			return source
+				? `${source.kind || source.resource || 'object'} ${qualified(source.namespace, source.name)}`
+				: qualified(entry.namespace, entry.name);
+		}
+		return nameOrPlaceholder(entry.namespace);
+	}
+	if (!parent || parent.kind === 'category') return qualified(entry.namespace, entry.name);
+	if (parentEntry) {
+		if (entry.system === 'fleet' && parentEntry.system === 'fleet') {
+			return nameOrPlaceholder(entry.name);
+		}
+		const name =
+			parentEntry.namespace === entry.namespace
+				? nameOrPlaceholder(entry.name)
+				: qualified(entry.namespace, entry.name);
+		return `${entry.kind || 'object'} ${name}`;
+	}
+	return qualified(entry.namespace, entry.name);
+}
+
+/** The node of an object: its result, counts, disagreement, sources and flags. */
+function objectNode(
+	root: Root,
+	entry: Entry,
+	id: string,
+	parentId: string | undefined,
+	parent: Vertex | undefined,
+): TreeNode {
+	const vertex = entry.vertex;
+	const result = resultOf(root, entry);
+	const rollup = rollupOf(vertex);
+	let counts: string | undefined;
+	let disagreement: string | undefined;
+	if (hasFleetRollup(entry)) {
+		counts = fleetCountsOf(entry.kind, entry.object, result.computed);
+		disagreement = fleetDisagreementOf(entry.kind, entry.object, result.computed);
+		if (!disagreement && fleetRollupSize(entry.kind, result.computed) === 0 && rollup) {
+			disagreement = childrenDisagreementOf(entry.kind, result, rollup.total, rollup.problems);
+		}
+	} else if (entry.system === 'harbor' && entry.kind === 'HarborCluster') {
+		counts = harborCountsOf(entry.object);
+		disagreement = harborDisagreementOf(entry.object, result.computed);
+	} else if (rollup) {
+		const unit =
+			indexedSize(root, 'wsSource', entry.key) > 0 && !isBindingPolicy(entry) ? 'WECs' : 'ready';
+		counts = `${rollup.ok}/${rollup.total} ${unit}`;
+		disagreement = childrenDisagreementOf(entry.kind, result, rollup.total, rollup.problems);
+	}
+	const word = stateWordOf(result, root.origin === 'live');
+	const sources: NodeSource[] = [];
+	for (const copy of entry.copies) {
+		const source: { -readonly [K in keyof NodeSource]: NodeSource[K] } = {
+			sourceId: copy.sourceId,
+		};
+		if (copy.line !== undefined) source.line = copy.line;
+		if (copy.label !== undefined) source.label = copy.label;
+		sources.push(source);
+	}
+	const node: { -readonly [K in keyof TreeNode]: TreeNode[K] } = {
+		id,
+		rootId: root.id,
+		kind: 'object',
+		label: labelFor(entry, parent),
+		description: counts ? `${word} · ${counts}` : word,
+		tone: vertex.tone,
+		objectKey: entry.key,
+		ref: {
+			apiVersion: getString(entry.object, 'apiVersion') ?? '',
+			kind: entry.kind,
+			namespace: entry.namespace,
+			name: entry.name,
+		},
+		result,
+		sources,
+		contextFlags: flagsOf(root, vertex, entry, result),
+		hasChildren: childCount(vertex) > 0,
+	};
+	if (root.rollupsFromController && entry.system === 'fleet') {
+		const query = bundleDeploymentQueryOf(entry.kind, entry.object);
+		if (query) {
+			node.listOnDemand = query;
+			node.hasChildren = true;
+		}
+	}
+	if (parentId !== undefined) node.parentId = parentId;
+	if (rollup) node.rollup = rollup;
+	if (disagreement) node.disagreement = disagreement;
+	return node;
+}
+
+/** The node of a root, system, category, placeholder, resource or dependency. */
+function otherNode(root: Root, vertex: Vertex, id: string, parentId: string | undefined): TreeNode {
+	const info = vertex.info;
+	const rollup = rollupOf(vertex);
+	let label: string;
+	let description: string;
+	switch (vertex.kind) {
+		case 'root': {
+			label = root.label;
+			let copied = 0;
+			for (const [sourceId, keys] of root.sources) {
+				if (sourceId.startsWith(copiedSourcePrefix)) copied += keys.size;
+			}
+			copied = Math.min(copied, root.entries.size);
+			const objects = root.entries.size - copied;
+			const errors = root.errors.size;
+			const counts = `${objects} object${objects === 1 ? '' : 's'}${copied > 0 ? ` + ${copied} from other contexts` : ''}${errors > 0 ? ` · ${errors} in error` : ''}`;
+			description = root.state ? `${root.state.message} · ${counts}` : counts;
+			break;
+		}
+		case 'system':
+		case 'category':
+			label = info?.label ?? vertex.id;
+			description = groupDescriptionOf(rollup?.total ?? 0, rollup?.problems ?? 0);
+			break;
+		case 'placeholder': {
+			label = info?.label ?? vertex.id;
+			const counts = rollup ? `${rollup.ok}/${rollup.total} ${info?.unit ?? 'ready'}` : undefined;
+			description = [info?.description, counts]
+				.filter((part) => part !== undefined && part !== '')
+				.join(' · ');
+			break;
+		}
+		default:
+			label = info?.label ?? vertex.id;
+			description = info?.description ?? '';
+	}
+	const node: { -readonly [K in keyof TreeNode]: TreeNode[K] } = {
+		id,
+		rootId: root.id,
+		kind: vertex.kind,
+		label,
+		description,
+		tone: vertex.tone,
+		contextFlags: flagsOf(root, vertex, undefined, undefined),
+		hasChildren: childCount(vertex) > 0,
+	};
+	if (parentId !== undefined) node.parentId = parentId;
+	if (rollup) node.rollup = rollup;
+	if (info?.ref) node.ref = info.ref;
+	const message =
+		vertex.kind === 'root' ? (root.state?.detail ?? root.state?.message) : info?.message;
+	if (message) node.message = message;
+	return node;
+}
