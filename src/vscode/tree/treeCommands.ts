@@ -4,6 +4,7 @@ import { objectKeyOf, type ResourceGraph, type TreeNode } from '../../core/tree/
 import { parseManifests } from '../../core/manifest/parse.ts';
 import type { ExplainProvider } from '../explain/explainProvider.ts';
 import type { Log } from '../log.ts';
+import { readProblemsOnly } from '../settings.ts';
 import type { ResourceTreeProvider } from './resourceTreeProvider.ts';
 import type { WorkspaceManifests } from '../workspace/workspaceManifests.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
@@ -86,7 +87,10 @@ function activeObjectKey(editor: vscode.TextEditor): string | undefined {
 	return found ? objectKeyOf(found.object) : undefined;
 }
 
-/** Registers the tree's commands; each one says what it did or why it could not. */
+/**
+ * Registers the tree's commands, each saying what it did or why it could not, and follows the problems-only setting
+ * with the filter commands.
+ */
 export function registerTreeCommands(
 	context: vscode.ExtensionContext,
 	deps: TreeCommandDeps,
@@ -197,6 +201,15 @@ export function registerTreeCommands(
 			return text;
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.output.show', () => deps.log.show()),
+		vscode.workspace.onDidChangeConfiguration((event) => {
+			if (event.affectsConfiguration('kubeStatusLens.tree.problemsOnly')) {
+				void vscode.commands.executeCommand(
+					readProblemsOnly()
+						? 'kubeStatusLens.tree.showOnlyProblems'
+						: 'kubeStatusLens.tree.showAll',
+				);
+			}
+		}),
 	);
 	applyFilter();
 }

@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import type { ResourceGraph } from '../../core/tree/model.ts';
+import { ManifestDiagnostics } from '../diagnostics/manifestDiagnostics.ts';
+import { QuickFixProvider } from '../diagnostics/quickFixProvider.ts';
+import { ManifestHoverProvider } from '../hovers/manifestHoverProvider.ts';
+import { LiveStatusCodeLensProvider, liveStatusLookup } from '../live/liveCodeLens.ts';
+import type { LiveClusters } from '../live/liveClusters.ts';
+
+/**
+ * Registers the features of YAML editors: diagnostics, quick fixes, hovers and live-status CodeLenses. Returns the
+ * CodeLens provider, which uses the watches and refreshes when the graph changes.
+ */
+export function registerEditorFeatures(
+	context: vscode.ExtensionContext,
+	deps: { readonly graph: ResourceGraph; readonly live: LiveClusters },
+): LiveStatusCodeLensProvider {
+	const { graph, live } = deps;
+	// They work on open YAML documents alone: no cluster, no workspace scan needed (untrusted too).
+	const diagnostics = new ManifestDiagnostics(graph);
+	const liveLenses = new LiveStatusCodeLensProvider(graph, live);
+	context.subscriptions.push(
+		diagnostics,
+		vscode.languages.registerHoverProvider(
+			{ language: 'yaml' },
+			new ManifestHoverProvider(liveStatusLookup(graph, live)),
+		),
+		liveLenses,
+		vscode.languages.registerCodeLensProvider({ language: 'yaml' }, liveLenses),
+		vscode.languages.registerCodeActionsProvider(
+			{ language: 'yaml' },
+			new QuickFixProvider(diagnostics),
+			QuickFixProvider.metadata,
+		),
+	);
+	return liveLenses;
+}

@@ -1,0 +1,96 @@
+import * as vscode from 'vscode';
+import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
+import type * as k8sModule from '../../k8s/index.ts';
+import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
+import type { Log } from '../log.ts';
+import { liveContextOf, type LiveClusters } from './liveClusters.ts';
+
+/** What the live commands work with. */
+export interface LiveCommandDeps {
+	readonly graph: ResourceGraph;
+	readonly live: LiveClusters;
+	readonly log: Log;
+}
+
+/** The live object a command acts on: its tree node, the context it lives in and how to reach it. */
+export interface LiveTarget {
+	readonly node: TreeNode;
+	readonly context: string;
+	readonly ref: { apiVersion: string; kind: string; name: string; namespace?: string };
+	readonly kubeconfig: MergedKubeconfig;
+}
+
+/** The cluster actions of src/k8s: get, events, Flux and Fleet patches. */
+export type K8sActions = typeof k8sModule;
+
+/**
+ * What a mutation command returns to a caller (tests, other commands): done, cancelled (no message), or failed with
+ * the words the user was shown.
+ */
+export type Outcome = { readonly ok: true } | { readonly ok: false; readonly message?: string };
+export const succeeded: Outcome = { ok: true };
+export const cancelled: Outcome = { ok: false };
+
+/** A mutation asked for programmatically (tests, other commands) can say it is already confirmed. */
+export interface Confirmation {
+	readonly confirmed?: boolean;
+}
+
+let k8sActions: Promise<K8sActions> | undefined;
+
+/** The k8s bundle (dist/k8s.cjs, with client-node), loaded the first time a command needs a cluster. */
+export function loadK8sActions(): Promise<K8sActions> {
+	return (k8sActions ??= import('../../k8s/index.ts'));
+}
+
+/** The live object a tree node id names, or undefined once the user was told to choose one. */
+export function liveTargetOf(deps: LiveCommandDeps, id: unknown): LiveTarget | undefined {
+	const node = typeof id === 'string' ? deps.graph.node(id) : undefined;
+	const kubeconfig = deps.live.kubeconfig;
+	if (!node?.ref || !node.rootId.startsWith('live:') || !kubeconfig) {
+		void vscode.window.showInformationMessage('Choose a live object in the Kube Status Lens tree.');
+		return undefined;
+	}
+	const { apiVersion, kind, name, namespace } = node.ref;
+	return {
+		node,
+		context: liveContextOf(node) ?? '',
+		ref: { apiVersion, kind, name, ...(namespace ? { namespace } : {}) },
+		kubeconfig,
+	};
+}
+
+/** "Kind namespace/name in context", as messages name a target. */
+export function describeTarget(target: LiveTarget): string {
+	return `${target.ref.kind} ${target.ref.namespace ? `${target.ref.namespace}/` : ''}${target.ref.name} in ${target.context}`;
+}
+
+/**
+ * Shows a failure in plain words (a 403 reads "You may not ..."), and returns what was shown: commands return it,
+ * for tests and callers.
+ */
+export function showFailure(log: Log, what: string, result: { message: string }): string {
+	const shown = `${what} failed: ${result.message}`;
+	log.warn(`${what}: ${result.message}`);
+	void vscode.window.showErrorMessage(shown);
+	return shown;
+}
+
+/** Asks before a change, and says so when the object is managed from Git. */
+export async function confirmChange(
+	graph: ResourceGraph,
+	target: LiveTarget,
+	change: string,
+	confirmation?: Confirmation,
+): Promise<boolean> {
+	if (confirmation?.confirmed) return true;
+	const { managedFromGit } = await loadK8sActions();
+	const git = managedFromGit(graph.objectOf(target.node.rootId, target.node.objectKey ?? ''));
+	const warning = git.managed ? ` ${git.message}` : '';
+	const answer = await vscode.window.showWarningMessage(
+		`${change} on ${describeTarget(target)}?${warning}`,
+		{ modal: true },
+		'Yes',
+	);
+	return answer === 'Yes';
+}

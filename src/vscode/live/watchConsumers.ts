@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import { mergeScheme } from '../mergePreview/mergePreviewProvider.ts';
+import type { LiveStatusCodeLensProvider } from './liveCodeLens.ts';
+import type { LiveClusters } from './liveClusters.ts';
+
+/**
+ * Registers what the watches run for: the visible tree, the status bar of a focused window, a visible editor with
+ * live CodeLenses, a visible merge preview of a live workload. With none of them the sessions pause. The tree
+ * showing is also what starts the work that activation defers.
+ */
+export function registerWatchConsumers(
+	context: vscode.ExtensionContext,
+	deps: {
+		readonly view: vscode.TreeView<string>;
+		readonly live: LiveClusters;
+		readonly liveLenses: LiveStatusCodeLensProvider;
+		readonly ensureStarted: () => Promise<void>;
+		readonly refreshSummary: () => void;
+	},
+): void {
+	const { view, live, liveLenses, ensureStarted, refreshSummary } = deps;
+	const updateConsumers = (): void => {
+		live.setConsumers(consumersNow(view, liveLenses));
+		refreshSummary();
+	};
+	context.subscriptions.push(
+		view.onDidChangeVisibility((event) => {
+			if (event.visible) void ensureStarted();
+			updateConsumers();
+		}),
+		vscode.window.onDidChangeWindowState(() => updateConsumers()),
+		vscode.window.onDidChangeVisibleTextEditors(() => updateConsumers()),
+		liveLenses.onDidChangeUsage(() => updateConsumers()),
+	);
+	updateConsumers();
+	if (view.visible) void ensureStarted();
+}
+
+/** The consumers there are now, by the names the status bar tooltip shows. */
+function consumersNow(
+	view: vscode.TreeView<string>,
+	liveLenses: LiveStatusCodeLensProvider,
+): string[] {
+	const consumers: string[] = [];
+	if (view.visible) consumers.push('tree');
+	if (vscode.window.state.focused) consumers.push('status bar');
+	const editors = vscode.window.visibleTextEditors;
+	if (editors.some((editor) => liveLenses.showsLive(editor.document.uri))) {
+		consumers.push('live CodeLens');
+	}
+	if (editors.some((editor) => isLiveMergePreview(editor.document.uri))) {
+		consumers.push('merge preview');
+	}
+	return consumers;
+}
+
+function isLiveMergePreview(uri: vscode.Uri): boolean {
+	return (
+		uri.scheme === mergeScheme &&
+		new URLSearchParams(uri.query).get('root')?.startsWith('live:') === true
+	);
+}
