@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
+import type { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
 import { registerEditorFeatures } from './editor/editorFeatures.ts';
 import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
 import { registerContextPicker } from './live/contextPicker.ts';
@@ -24,6 +25,7 @@ export interface ExtensionApi {
 	readonly provider: ResourceTreeProvider;
 	readonly manifests: WorkspaceManifests;
 	readonly live: LiveClusters;
+	readonly diagnostics: ManifestDiagnostics;
 }
 
 /** Registers everything and reads nothing: work starts when the view shows or a command needs it. */
@@ -75,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		provider: mergeProvider,
 		ensureStarted,
 	});
-	const liveLenses = registerEditorFeatures(context, { graph, live });
+	const { liveLenses, diagnostics } = registerEditorFeatures(context, { graph, live });
 	graphChanged = (changes) => {
 		provider.update(changes);
 		mergePreview.graphChanged();
@@ -85,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	};
 	registerWatchConsumers(context, { view, live, liveLenses, ensureStarted, refreshSummary });
 	log.info(`Activated in ${Date.now() - activatedAt} ms.`);
-	return { graph, ready: ensureStarted, view, provider, manifests, live };
+	return { graph, ready: ensureStarted, view, provider, manifests, live, diagnostics };
 }
 
 /**

@@ -57,6 +57,11 @@ export class ManifestDiagnostics implements vscode.Disposable {
 	}
 
 	/** Re-diagnoses every open YAML document. */
+	/** The version of the document the diagnostics were last computed for (what tests wait for). */
+	diagnosedVersion(uri: vscode.Uri): number | undefined {
+		return this.findings.get(uri.toString())?.version;
+	}
+
 	refreshAll(): void {
 		for (const document of vscode.workspace.textDocuments) this.schedule(document, 0);
 	}

@@ -8,12 +8,12 @@ import type { LiveClusters } from '../live/liveClusters.ts';
 
 /**
  * Registers the features of YAML editors: diagnostics, quick fixes, hovers and live-status CodeLenses. Returns the
- * CodeLens provider, which uses the watches and refreshes when the graph changes.
+ * CodeLens provider, which uses the watches and refreshes when the graph changes, and the diagnostics.
  */
 export function registerEditorFeatures(
 	context: vscode.ExtensionContext,
 	deps: { readonly graph: ResourceGraph; readonly live: LiveClusters },
-): LiveStatusCodeLensProvider {
+): { readonly liveLenses: LiveStatusCodeLensProvider; readonly diagnostics: ManifestDiagnostics } {
 	const { graph, live } = deps;
 	// They work on open YAML documents alone: no cluster, no workspace scan needed (untrusted too).
 	const diagnostics = new ManifestDiagnostics(graph);
@@ -32,5 +32,5 @@ export function registerEditorFeatures(
 			QuickFixProvider.metadata,
 		),
 	);
-	return liveLenses;
+	return { liveLenses, diagnostics };
 }

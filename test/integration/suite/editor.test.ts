@@ -94,12 +94,15 @@ describe('hovers, diagnostics and quick fixes in manifests', () => {
 	});
 
 	it('leaves YAML that is not one of the five systems alone', async () => {
-		await extensionApi();
+		const api = await extensionApi();
 		const document = await writeAndOpen(
 			'editor-other.yaml',
 			'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n',
 		);
-		await new Promise((resolve) => setTimeout(resolve, 800));
+		await eventually(
+			'the diagnostics of the open version',
+			() => api.diagnostics.diagnosedVersion(document.uri) === document.version,
+		);
 		assert.deepEqual(ours(document.uri), []);
 		const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
 			'vscode.executeHoverProvider',

@@ -21,7 +21,7 @@ async function codeLensesOf(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
 
 describe('the multi-WEC merge preview', () => {
 	it('offers a CodeLens on the workload a BindingPolicy selects, and none on an unrelated Deployment', async () => {
-		await extensionApi();
+		const api = await extensionApi();
 		const lenses = await eventually('a merge CodeLens', async () => {
 			const found = await codeLensesOf(fileUri('kubestellar/deployment.yaml'));
 			return found.some((lens) => lens.command?.title.includes('Preview multi-WEC status merge'))
@@ -39,7 +39,10 @@ describe('the multi-WEC merge preview', () => {
 				'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: lonely\n  namespace: default\nspec:\n  replicas: 1\n',
 			),
 		);
-		await new Promise((resolve) => setTimeout(resolve, 1000));
+		// The lenses depend on what the workspace holds: wait until the file watcher has read the new workload.
+		await eventually('the unrelated workload read into the graph', () =>
+			api.graph.objectOf('workspace', 'apps|Deployment|default|lonely'),
+		);
 		const none = await codeLensesOf(unrelated);
 		assert.equal(
 			none.filter((lens) => lens.command?.command === 'kubeStatusLens.merge.preview').length,

@@ -60,16 +60,27 @@ describe('the resource tree on the example workspace', () => {
 
 	it('shows a manifest without status as declared, never as ready', async () => {
 		const api = await extensionApi();
-		const plain = walk(api).find(
-			(node) =>
-				node.kind === 'object' &&
-				node.result?.observed === false &&
-				node.ref?.kind === 'HelmRepository' &&
-				!node.contextFlags.oci,
+		// A HelmRepository of the default type that no dump reports on: declared only (an oci one would be Ready).
+		const uri = vscode.Uri.joinPath(folder(), 'declared-only.yaml');
+		await vscode.workspace.fs.writeFile(
+			uri,
+			new TextEncoder().encode(
+				'apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: declared-only\n  namespace: test\nspec:\n  url: https://example.com/charts\n',
+			),
 		);
-		assert.ok(plain === undefined || plain.tone !== 'ok', 'a declared repository is not ok');
-		const declared = walk(api).filter((node) => node.contextFlags.declared);
-		for (const node of declared) assert.notEqual(node.tone, 'ok', `${node.label} declared but ok`);
+		try {
+			const plain = await eventually('the declared HelmRepository in the tree', () =>
+				walk(api).find((node) => node.kind === 'object' && node.ref?.name === 'declared-only'),
+			);
+			assert.equal(plain.result?.observed, false);
+			assert.equal(plain.contextFlags.declared, true);
+			assert.notEqual(plain.tone, 'ok', 'a declared repository is not ok');
+			const declared = walk(api).filter((node) => node.contextFlags.declared);
+			for (const node of declared)
+				assert.notEqual(node.tone, 'ok', `${node.label} declared but ok`);
+		} finally {
+			await vscode.workspace.fs.delete(uri);
+		}
 	});
 
 	it('updates the tree when a file is added, edited and deleted', async () => {
