@@ -1,7 +1,8 @@
 // `scripts/node24 bench/graph.ts`: the resource graph's build time and the cost of one watch event, printed side by
 // side for 10,000 and 100,000 objects. A benchmark, never a timed assertion.
 import { computeStatus } from '../src/core/status/registry.ts';
-import { ResourceGraph, type TreeNode } from '../src/core/tree/model.ts';
+import { ResourceGraph } from '../src/core/tree/model.ts';
+import { type TreeNode } from '../src/core/tree/treeNode.ts';
 import { bundleDeployment, mixedObjects } from './generate.ts';
 
 const fleetApi = 'fleet.cattle.io/v1alpha1';

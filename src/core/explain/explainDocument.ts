@@ -1,7 +1,8 @@
 import { explain } from '../catalog/explanations.ts';
 import { readConditions } from '../model/condition.ts';
 import { toneRank } from '../status/result.ts';
-import type { ResourceGraph, TreeNode } from '../tree/model.ts';
+import type { ResourceGraph } from '../tree/model.ts';
+import type { TreeNode } from '../tree/treeNode.ts';
 import { escapeMarkdown, escapeTableCell, truncate } from '../text/markdown.ts';
 import { stateLabel } from './tooltip.ts';
 

@@ -38,21 +38,6 @@ import {
 	refreshTone,
 } from './update.ts';
 
-// The graph's API is this file: callers import the graph and the types its methods take and return from here.
-export { objectKeyOf } from './linking.ts';
-export type { BundleDeploymentQuery } from './linking.ts';
-export { copiedSourcePrefix } from './graphState.ts';
-export type { TreeFilter } from './filter.ts';
-export type {
-	ContextFlags,
-	NodeKind,
-	NodeRollup,
-	NodeSource,
-	RootOrigin,
-	RootState,
-	TreeNode,
-} from './treeNode.ts';
-
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
 

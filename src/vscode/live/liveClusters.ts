@@ -1,11 +1,8 @@
 import * as vscode from 'vscode';
-import {
-	copiedSourcePrefix,
-	objectKeyOf,
-	type ChangedNodes,
-	type ResourceGraph,
-	type TreeNode,
-} from '../../core/tree/model.ts';
+import { type ChangedNodes, type ResourceGraph } from '../../core/tree/model.ts';
+import { copiedSourcePrefix } from '../../core/tree/graphState.ts';
+import { objectKeyOf } from '../../core/tree/linking.ts';
+import { type TreeNode } from '../../core/tree/treeNode.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { ObjectEvent } from '../../k8s/events.ts';
 import type { Session } from '../../k8s/session.ts';

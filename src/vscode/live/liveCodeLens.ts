@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import type { ObjectRef } from '../../core/model/object.ts';
 import type { StatusResult } from '../../core/status/result.ts';
-import { objectKeyOf, type ResourceGraph, type TreeNode } from '../../core/tree/model.ts';
+import { type ResourceGraph } from '../../core/tree/model.ts';
+import { objectKeyOf } from '../../core/tree/linking.ts';
+import { type TreeNode } from '../../core/tree/treeNode.ts';
 import { liveRootId, type LiveClusters } from './liveClusters.ts';
 
 /** The live counterpart of a workspace object (same kind, namespace, name) in the first context that has it. */

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import { comparableObject } from '../../core/manifest/comparable.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
-import { objectKeyOf, type ResourceGraph } from '../../core/tree/model.ts';
+import { type ResourceGraph } from '../../core/tree/model.ts';
+import { objectKeyOf } from '../../core/tree/linking.ts';
 import { liveScheme, ReadOnlyDocuments } from './readOnlyDocuments.ts';
 import {
 	describeTarget,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
+import type { ResourceGraph } from '../../core/tree/model.ts';
+import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type * as k8sModule from '../../k8s/index.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Log } from '../log.ts';

@@ -5,7 +5,8 @@ import {
 	mergePreviewYaml,
 } from '../../core/merge/mergePreview.ts';
 import type { MergeRules } from '../../core/merge/wecMerge.ts';
-import { objectKeyOf, type ResourceGraph } from '../../core/tree/model.ts';
+import { type ResourceGraph } from '../../core/tree/model.ts';
+import { objectKeyOf } from '../../core/tree/linking.ts';
 
 /** The URI scheme of the read-only merge preview documents (merged status, and the current one for the diff). */
 export const mergeScheme = 'kube-status-lens-merge';

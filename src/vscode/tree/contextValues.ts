@@ -1,4 +1,4 @@
-import type { TreeNode } from '../../core/tree/model.ts';
+import type { TreeNode } from '../../core/tree/treeNode.ts';
 
 function segment(text: string): string {
 	return text.replace(/[^A-Za-z0-9._-]/g, '') || '-';

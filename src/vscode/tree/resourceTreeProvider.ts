@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import type { ChangedNodes, ResourceGraph, TreeFilter, TreeNode } from '../../core/tree/model.ts';
+import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
+import type { TreeFilter } from '../../core/tree/filter.ts';
+import type { TreeNode } from '../../core/tree/treeNode.ts';
 import { tooltipFor, treeItemOf } from './treeItems.ts';
 
 /** Lists the children of a node that are not watched (the BundleDeployments of a roll-ups-only root). */

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { statusSummaryText } from '../../core/explain/explainDocument.ts';
-import { objectKeyOf, type ResourceGraph, type TreeNode } from '../../core/tree/model.ts';
+import { type ResourceGraph } from '../../core/tree/model.ts';
+import { objectKeyOf } from '../../core/tree/linking.ts';
+import { type TreeNode } from '../../core/tree/treeNode.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import type { ExplainProvider } from '../explain/explainProvider.ts';
 import type { Log } from '../log.ts';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { objectTooltipMarkdown } from '../../core/explain/tooltip.ts';
-import type { ResourceGraph, TreeNode } from '../../core/tree/model.ts';
+import type { ResourceGraph } from '../../core/tree/model.ts';
+import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type { Tone } from '../../core/status/result.ts';
 import { escapeMarkdown, truncate } from '../../core/text/markdown.ts';
 import { visibleLine } from '../../core/text/visible.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import * as vscode from 'vscode';
 import { parse } from 'yaml';
-import type { TreeNode } from '../../../src/core/tree/model.ts';
+import type { TreeNode } from '../../../src/core/tree/treeNode.ts';
 import { eventually, extensionApi, walk } from './support.ts';
 
 interface Cluster {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/vscode/extension.ts';
-import type { TreeNode } from '../../../src/core/tree/model.ts';
+import type { TreeNode } from '../../../src/core/tree/treeNode.ts';
 
 /** Activates the extension under test and waits until the workspace has been read. */
 export async function extensionApi(): Promise<ExtensionApi> {

@@ -76,8 +76,9 @@ describe('the resource tree on the example workspace', () => {
 			assert.equal(plain.contextFlags.declared, true);
 			assert.notEqual(plain.tone, 'ok', 'a declared repository is not ok');
 			const declared = walk(api).filter((node) => node.contextFlags.declared);
-			for (const node of declared)
+			for (const node of declared) {
 				assert.notEqual(node.tone, 'ok', `${node.label} declared but ok`);
+			}
 		} finally {
 			await vscode.workspace.fs.delete(uri);
 		}

@@ -5,12 +5,9 @@ import { describe, it } from 'node:test';
 import { parseManifests } from '../../../../src/core/manifest/parse.ts';
 import { getPath } from '../../../../src/core/model/object.ts';
 import { computeFleetRollups } from '../../../../src/core/status/fleet.ts';
-import {
-	ResourceGraph,
-	type ChangedNodes,
-	type TreeFilter,
-	type TreeNode,
-} from '../../../../src/core/tree/model.ts';
+import { ResourceGraph, type ChangedNodes } from '../../../../src/core/tree/model.ts';
+import { type TreeFilter } from '../../../../src/core/tree/filter.ts';
+import { type TreeNode } from '../../../../src/core/tree/treeNode.ts';
 import { objectKeyOf } from '../../../../src/core/tree/linking.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
