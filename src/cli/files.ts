@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseManifests, type ParseResult } from '../core/manifest/parse.ts';
 import { visibleLine } from '../core/text/visible.ts';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
@@ -73,4 +74,35 @@ export function readManifestTexts(
 		}
 	}
 	return { texts, inputError };
+}
+
+/** A manifest file as read and parsed by the core's reader. */
+export interface ManifestFile {
+	readonly file: string;
+	readonly text: string;
+	readonly parsed: ParseResult;
+}
+
+/**
+ * The manifest files under the paths, parsed (YAML, `kind: List`, JSON) by the core's one reader; what cannot be read
+ * or parsed is reported on stderr as `file:line:column: message` and flagged.
+ */
+export function readManifests(
+	paths: readonly string[],
+	stderr: (text: string) => void,
+): { files: ManifestFile[]; inputError: boolean } {
+	const read = readManifestTexts(paths, stderr);
+	let inputError = read.inputError;
+	const files = read.texts.map(({ file, text }) => {
+		const parsed = parseManifests(text, { fileName: file });
+		for (const problem of parsed.problems) {
+			const { line, character } = problem.range.start;
+			stderr(
+				`${visibleLine(file)}:${line + 1}:${character + 1}: ${visibleLine(problem.message)}\n`,
+			);
+			inputError = true;
+		}
+		return { file, text, parsed };
+	});
+	return { files, inputError };
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { runCheckCommand } from './checkCommand.ts';
 import { runMergeCommand } from './mergeCommand.ts';
 import { runStatusCommand } from './statusCommand.ts';
@@ -27,10 +26,7 @@ function main(argv: readonly string[]): number {
 		case 'check':
 			return runCheckCommand(rest, io);
 		case 'merge':
-			return runMergeCommand(rest, {
-				...io,
-				readFile: (path: string) => readFileSync(path, 'utf8'),
-			});
+			return runMergeCommand(rest, io);
 		case '--help':
 		case '-h':
 		case 'help':

@@ -1,8 +1,7 @@
-import { parseManifests } from '../core/manifest/parse.ts';
 import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
-import { readManifestTexts } from './files.ts';
+import { readManifests } from './files.ts';
 import { optionsOrExit } from './options.ts';
 import { visibleLine } from '../core/text/visible.ts';
 
@@ -118,17 +117,9 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 	const json = parsed.flags.has('json');
 	const failOn = parsed.values['fail-on'] as Tone | undefined;
 
-	const read = readManifestTexts(paths, io.stderr);
-	let inputError = read.inputError;
+	const { files, inputError } = readManifests(paths, io.stderr);
 	const found: { object: unknown; file: string; line: number }[] = [];
-	for (const { file, text } of read.texts) {
-		const parsed = parseManifests(text, { fileName: file });
-		for (const problem of parsed.problems) {
-			io.stderr(
-				`${visibleLine(file)}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${visibleLine(problem.message)}\n`,
-			);
-			inputError = true;
-		}
+	for (const { file, parsed } of files) {
 		for (const entry of parsed.objects) {
 			found.push({ object: entry.object, file, line: entry.range.start.line + 1 });
 		}

@@ -182,3 +182,65 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 		}
 	});
 });
+
+describe(`kube-status-lens merge on Node ${process.versions.node}`, () => {
+	const kubestellar = join(examples, 'kubestellar');
+	const files = [
+		'deployment.yaml',
+		'bindingpolicy.yaml',
+		'managedclusters.yaml',
+		'its-workstatuses.yaml',
+	].map((name) => join(kubestellar, name));
+
+	it("prints the editor's preview: the merged status with each field's rule and WECs", () => {
+		const result = run('merge', ...files);
+		assert.equal(result.code, 0, result.stderr);
+		assert.match(result.stdout, /^# Multi-WEC status merge preview: Deployment nginx\/nginx$/m);
+		assert.match(result.stdout, /^# Mode: multi \(selected by nginx-multiwec/m);
+		assert.match(result.stdout, /^ {2}readyReplicas: 1 # min from cluster3$/m);
+	});
+
+	it('prints the merge as JSON, and reads a folder', () => {
+		const result = run('merge', kubestellar, '--json', '--rules', 'kubestellar');
+		assert.equal(result.code, 0, result.stderr);
+		const output = JSON.parse(result.stdout);
+		assert.equal(output.rules, 'kubestellar');
+		assert.equal(output.mode, 'multi');
+		assert.equal(output.status.readyReplicas, 1);
+	});
+
+	it('takes the WEC copies as --wec NAME=FILE, many times', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'ksl-cli-'));
+		writeFileSync(join(dir, 'a.yaml'), 'status: {replicas: 2, readyReplicas: 2}\n');
+		writeFileSync(join(dir, 'b.yaml'), 'replicas: 2\nreadyReplicas: 0\n');
+		const result = run(
+			'merge',
+			'--workload',
+			files[0],
+			'--wec',
+			`a=${join(dir, 'a.yaml')}`,
+			'--wec',
+			`b=${join(dir, 'b.yaml')}`,
+			'--json',
+		);
+		assert.equal(result.code, 0, result.stderr);
+		const output = JSON.parse(result.stdout);
+		assert.equal(output.status.readyReplicas, 0);
+		assert.deepEqual(output.provenance.readyReplicas.wecs, ['b']);
+	});
+
+	it('exits 2 on bad usage and on a broken file, naming file, line and column', () => {
+		const usage = run('merge', '--wec', 'east');
+		assert.equal(usage.code, 2);
+		assert.match(usage.stderr, /--wec takes NAME=FILE, not east/);
+		const dir = mkdtempSync(join(tmpdir(), 'ksl-cli-'));
+		writeFileSync(
+			join(dir, 'broken.yaml'),
+			'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n',
+		);
+		const broken = run('merge', join(dir, 'broken.yaml'));
+		assert.equal(broken.code, 2);
+		assert.equal(broken.stdout, '');
+		assert.match(broken.stderr, /broken\.yaml:\d+:\d+: /);
+	});
+});

@@ -1,9 +1,15 @@
-import { Document, isMap, isSeq, type Node } from 'yaml';
+import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { isKubestellarGroup } from '../status/kubestellar.ts';
 import { reportedStateRequestOf, workloadIdentityOf } from './mergeMode.ts';
-import type { FieldProvenance } from './mergeRules.ts';
-import { mergeWecStatuses, wecCopiesOf, type MergeRules, type WecMergeResult } from './wecMerge.ts';
+import { fieldPath, itemPath, namesList, type FieldProvenance } from './mergeRules.ts';
+import {
+	mergeWecStatuses,
+	wecCopiesOf,
+	type MergeRules,
+	type WecInput,
+	type WecMergeResult,
+} from './wecMerge.ts';
 
 /** What a merge of one workload reads from a set of objects (a workspace or a live ITS/WDS pair). */
 export interface MergeInputs {
@@ -14,7 +20,33 @@ export interface MergeInputs {
 	readonly because?: string;
 }
 
+/** The documents given as one WEC's copy of a workload, with that WEC's name (the command line's `--wec NAME=FILE`). */
+export interface WecDocuments {
+	readonly wec: string;
+	/** WorkStatus objects, the workload as read from that WEC, or its bare status (`{status: ...}` or the fields). */
+	readonly documents: readonly unknown[];
+}
+
+/** Inputs a caller names explicitly, besides the objects it read. */
+export interface GivenMergeInputs {
+	/** Per-WEC copies whose WEC names the caller gives, not read from a WorkStatus namespace. */
+	readonly wecs?: readonly WecDocuments[];
+}
+
+/** The outcome of looking for the workload a set of objects is a merge of. */
+export type MergeWorkloadChoice =
+	| { readonly kind: 'found'; readonly workload: Record<string, unknown> }
+	| { readonly kind: 'none' }
+	| { readonly kind: 'several'; readonly candidates: readonly Record<string, unknown>[] };
+
 const policyKinds = new Set(['BindingPolicy', 'Binding']);
+
+function isWorkStatus(object: unknown): boolean {
+	return (
+		getString(object, 'kind') === 'WorkStatus' &&
+		isKubestellarGroup(groupOf(getString(object, 'apiVersion') ?? ''))
+	);
+}
 
 function refersTo(workStatus: unknown, workload: unknown): boolean {
 	const sourceRef = getRecord(workStatus, 'spec', 'sourceRef');
@@ -27,12 +59,31 @@ function refersTo(workStatus: unknown, workload: unknown): boolean {
 	);
 }
 
+// A document given for a WEC: a Kubernetes object (a WorkStatus, or the workload as read from that WEC) is taken as
+// it is; anything else is that WEC's status, bare or under a `status` key.
+function wecInputOf(wec: string, document: unknown): WecInput {
+	if (
+		isRecord(document) &&
+		typeof document.kind === 'string' &&
+		typeof document.apiVersion === 'string'
+	) {
+		return { wec, object: document };
+	}
+	const status = isRecord(document) && isRecord(document.status) ? document.status : document;
+	return { wec, object: { status } };
+}
+
 /**
  * The merge inputs of a workload among other objects: its WorkStatus objects, and the policies, bindings, clusters
- * and namespaces that decide the mode. `because` is set only when a BindingPolicy or Binding selects the workload or
- * a WorkStatus refers to it, so the preview is offered on those workloads and not on every Deployment.
+ * and namespaces that decide the mode; `given.wecs` adds per-WEC copies under the WEC names the caller gives.
+ * `because` is set only when a BindingPolicy or Binding selects the workload, a WorkStatus refers to it or copies
+ * were given for it, so the preview is offered on those workloads and not on every Deployment.
  */
-export function mergeInputsFrom(workload: unknown, objects: readonly unknown[]): MergeInputs {
+export function mergeInputsFrom(
+	workload: unknown,
+	objects: readonly unknown[],
+	given: GivenMergeInputs = {},
+): MergeInputs {
 	const kind = getString(workload, 'kind') ?? '';
 	if (
 		!isRecord(workload) ||
@@ -44,11 +95,15 @@ export function mergeInputsFrom(workload: unknown, objects: readonly unknown[]):
 	const perWec: unknown[] = [];
 	const policies: unknown[] = [];
 	let hasPolicy = false;
+	let referring = 0;
 	for (const object of objects) {
 		const objectKind = getString(object, 'kind') ?? '';
 		const group = groupOf(getString(object, 'apiVersion') ?? '');
-		if (objectKind === 'WorkStatus' && isKubestellarGroup(group)) {
-			if (refersTo(object, workload)) perWec.push(object);
+		if (isWorkStatus(object)) {
+			if (refersTo(object, workload)) {
+				perWec.push(object);
+				referring++;
+			}
 		} else if (policyKinds.has(objectKind) && isKubestellarGroup(group)) {
 			policies.push(object);
 			hasPolicy = true;
@@ -56,51 +111,108 @@ export function mergeInputsFrom(workload: unknown, objects: readonly unknown[]):
 			policies.push(object);
 		}
 	}
+	// Copies given for a named WEC are all kept: the merge's notes say which of them it leaves out, and why.
+	const copiesFor: string[] = [];
+	for (const { wec, documents } of given.wecs ?? []) {
+		for (const document of documents) {
+			const input = wecInputOf(wec, document);
+			perWec.push(input);
+			if (isWorkStatus(input.object) && refersTo(input.object, workload)) referring++;
+			else if (!copiesFor.includes(wec)) copiesFor.push(wec);
+		}
+	}
 	const identity = workloadIdentityOf(workload);
 	const request = hasPolicy ? reportedStateRequestOf(identity, [], policies) : undefined;
 	const selecting = request?.selectingPolicies ?? [];
 	const reasons: string[] = [];
 	if (selecting.length > 0) reasons.push(`selected by ${selecting.join(', ')}`);
-	if (perWec.length > 0) reasons.push(`${perWec.length} WorkStatus object(s) refer to it`);
+	if (referring > 0) reasons.push(`${referring} WorkStatus object(s) refer to it`);
+	if (copiesFor.length > 0) reasons.push(`copies given for ${namesList(copiesFor)}`);
 	const inputs: MergeInputs = { perWec, policies: hasPolicy ? policies : null };
 	return reasons.length > 0 ? { ...inputs, because: reasons.join('; ') } : inputs;
 }
 
-type PathStep = string | { readonly key: string; readonly value: string };
-
-// Provenance paths look like `replicas`, `conditions[type=Available].reason` or `containerStatuses[name=web].ready`.
-function pathSteps(path: string): PathStep[] {
-	const steps: PathStep[] = [];
-	for (const part of path.split('.')) {
-		const match = /^([^[]+)\[([^=\]]+)=([^\]]*)\]$/.exec(part);
-		if (match) {
-			steps.push(match[1] ?? '', { key: match[2] ?? '', value: match[3] ?? '' });
-		} else steps.push(part);
-	}
-	return steps;
+/** The objects a merge can be about: every Kubernetes object but KubeStellar's own, ManagedClusters and Namespaces. */
+export function mergeWorkloadsIn(objects: readonly unknown[]): Record<string, unknown>[] {
+	return objects.filter((object): object is Record<string, unknown> => {
+		const kind = getString(object, 'kind') ?? '';
+		const group = groupOf(getString(object, 'apiVersion') ?? '');
+		return (
+			isRecord(object) &&
+			kind !== '' &&
+			!isKubestellarGroup(group) &&
+			kind !== 'ManagedCluster' &&
+			!(kind === 'Namespace' && group === '')
+		);
+	});
 }
 
-function nodeAt(root: Node | null | undefined, steps: readonly PathStep[]): Node | undefined {
-	let node: unknown = root;
-	for (const step of steps) {
-		if (typeof step === 'string') {
-			if (!isMap(node)) return undefined;
-			node = node.get(step, true);
-		} else {
-			if (!isSeq(node)) return undefined;
-			node = node.items.find((item) => isMap(item) && String(item.get(step.key)) === step.value);
-		}
-	}
-	return node as Node | undefined;
+/**
+ * Which workload a set of objects is a merge of: the one a BindingPolicy selects or WorkStatus objects refer to (the
+ * workloads the editor offers the preview on), else the only workload among them; several or none are for the
+ * caller to resolve.
+ */
+export function mergeWorkloadOf(objects: readonly unknown[]): MergeWorkloadChoice {
+	const workloads = mergeWorkloadsIn(objects);
+	const offered = workloads.filter((object) => mergeInputsFrom(object, objects).because);
+	if (offered.length === 1 && offered[0]) return { kind: 'found', workload: offered[0] };
+	if (offered.length > 1) return { kind: 'several', candidates: offered };
+	if (workloads.length === 1 && workloads[0]) return { kind: 'found', workload: workloads[0] };
+	return workloads.length === 0 ? { kind: 'none' } : { kind: 'several', candidates: workloads };
 }
 
+// The words beside each merged field, shared by the editor's preview and the command line: the rule, the WECs that
+// decided it, the WECs that lacked it, and where the proposal's literal rule would have taken another WEC.
 function provenanceComment(provenance: FieldProvenance): string {
-	const wecs = provenance.wecs.length > 0 ? ` from ${provenance.wecs.join(', ')}` : '';
-	const absent = provenance.absentIn?.length ? `; absent in ${provenance.absentIn.join(', ')}` : '';
+	const wecs = provenance.wecs.length > 0 ? ` from ${namesList(provenance.wecs)}` : '';
+	const absent = provenance.absentIn?.length ? `; absent in ${namesList(provenance.absentIn)}` : '';
 	const proposal = provenance.proposalPick
 		? `; the proposal's literal rule would take ${provenance.proposalPick.wec}`
 		: '';
-	return ` ${provenance.rule}${wecs}${absent}${proposal}`;
+	return ` ${oneLine(`${provenance.rule}${wecs}${absent}${proposal}`)}`;
+}
+
+// The field a list's items were matched by, read from the provenance paths under the list (`conditions[type=...]`):
+// the merge chose it across the WECs' lists, which the merged list alone cannot tell.
+function keyFieldOf(listPath: string, paths: readonly string[]): string | undefined {
+	const prefix = `${listPath}[`;
+	for (const path of paths) {
+		if (!path.startsWith(prefix)) continue;
+		const equals = path.indexOf('=', prefix.length);
+		if (equals > prefix.length) return path.slice(prefix.length, equals);
+	}
+	return undefined;
+}
+
+// Puts each field's provenance beside it, walking the document the way the merge built its paths (so a key value
+// holding a dot, `example.com/Ready`, is still found): after a scalar, above a map or list.
+function annotate(
+	node: unknown,
+	path: string,
+	provenance: Readonly<Record<string, FieldProvenance>>,
+	paths: readonly string[],
+): void {
+	if (isMap(node)) {
+		for (const pair of node.items) {
+			const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+			const childPath = fieldPath(path, key);
+			const entry = provenance[childPath];
+			if (entry && isScalar(pair.value)) pair.value.comment = provenanceComment(entry);
+			else if (entry && isScalar(pair.key)) pair.key.commentBefore = provenanceComment(entry);
+			annotate(pair.value, childPath, provenance, paths);
+		}
+	} else if (isSeq(node)) {
+		const keyField = keyFieldOf(path, paths);
+		if (keyField === undefined) return;
+		for (const item of node.items) {
+			const keyValue: unknown = isMap(item) ? item.get(keyField) : undefined;
+			if (!isMap(item) || typeof keyValue !== 'string') continue;
+			const itemAt = itemPath(path, keyField, keyValue);
+			const entry = provenance[itemAt];
+			if (entry) item.commentBefore = provenanceComment(entry);
+			annotate(item, itemAt, provenance, paths);
+		}
+	}
 }
 
 function cell(value: unknown): string {
@@ -133,12 +245,13 @@ function perWecTable(workload: unknown, perWec: readonly unknown[]): string[] {
 		}
 	}
 	const wecs = copies.map((copy) => copy.wec).slice(0, 12);
-	const fieldWidth = Math.max(5, ...[...rows.keys()].map((field) => field.length));
+	// WEC names, field names and condition types come from files or clusters too: one line each.
+	const fieldWidth = Math.max(5, ...[...rows.keys()].map((field) => oneLine(field).length));
 	const widths = wecs.map((wec) =>
-		Math.max(wec.length, ...[...rows.values()].map((row) => cell(row.get(wec)).length)),
+		Math.max(oneLine(wec).length, ...[...rows.values()].map((row) => cell(row.get(wec)).length)),
 	);
 	const line = (first: string, cells: readonly string[]) =>
-		`#   ${first.padEnd(fieldWidth)}  ${cells.map((text, index) => text.padEnd(widths[index] ?? 0)).join('  ')}`.trimEnd();
+		`#   ${oneLine(first).padEnd(fieldWidth)}  ${cells.map((text, index) => oneLine(text).padEnd(widths[index] ?? 0)).join('  ')}`.trimEnd();
 	const lines = [line('field', wecs)];
 	for (const [field, row] of [...rows.entries()].sort(([a], [b]) => a.localeCompare(b))) {
 		lines.push(
@@ -172,12 +285,9 @@ export function mergePreviewYaml(
 	const otherRules: MergeRules = rules === 'proposal' ? 'kubestellar' : 'proposal';
 	const other = mergeWecStatuses(workload, inputs.perWec, inputs.policies, otherRules, options);
 	const document = new Document({ status: result.status });
-	const statusNode = isMap(document.contents)
-		? (document.contents.get('status', true) as Node | undefined)
-		: undefined;
-	for (const [path, provenance] of Object.entries(result.provenance)) {
-		const node = nodeAt(statusNode, pathSteps(path));
-		if (node) node.comment = provenanceComment(provenance);
+	if (isMap(document.contents)) {
+		const paths = Object.keys(result.provenance);
+		annotate(document.contents.get('status', true), '', result.provenance, paths);
 	}
 	const kind = getString(workload, 'kind') ?? '?';
 	const name = getString(workload, 'metadata', 'name') ?? '?';
@@ -200,6 +310,13 @@ export function mergePreviewYaml(
 		);
 	}
 	header.push('#', '# Per-WEC values:', ...perWecTable(workload, inputs.perWec));
+	const omitted = Object.entries(result.provenance).filter(([, entry]) => entry.rule === 'omitted');
+	if (omitted.length > 0) {
+		header.push('#', '# Left out:');
+		for (const [path, entry] of omitted) {
+			header.push(`#   - ${oneLine(`${path}: ${entry.detail ?? 'WECs disagree'}`)}`);
+		}
+	}
 	if (result.notes.length > 0) {
 		header.push('#', '# Notes:');
 		for (const note of result.notes) header.push(`#   - ${oneLine(note)}`);

@@ -489,7 +489,7 @@ export function mergeWecStatuses(
 			!labels.multiWec
 		) {
 			notes.push(
-				'The object carries no status-return label: the released controller would leave its .status as it is (see --rules kubestellar).',
+				'The object carries no status-return label: the released controller would leave its .status as it is (its rules: kubeStatusLens.mergePreview.rules or --rules kubestellar).',
 			);
 		}
 		status = outcome.write === null ? {} : { ...outcome.write };

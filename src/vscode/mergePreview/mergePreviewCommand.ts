@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseManifests } from '../../core/manifest/parse.ts';
-import { mergeInputsFrom } from '../../core/merge/mergePreview.ts';
+import { mergeInputsFrom, mergeWorkloadOf } from '../../core/merge/mergePreview.ts';
 import type { MergeRules } from '../../core/merge/wecMerge.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
@@ -175,15 +175,17 @@ export function registerMergePreview(
 						...parseManifests(text, { fileName: uri.path }).objects.map((entry) => entry.object),
 					);
 				}
-				const candidates = objects.filter((object) => mergeInputsFrom(object, objects).because);
-				let workload = candidates[0];
-				if (candidates.length > 1) {
+				// The same choice as `kube-status-lens merge FILE...`: the workload a policy or WorkStatus points at, else
+				// the only one; the user picks among several.
+				const choice = mergeWorkloadOf(objects);
+				let workload = choice.kind === 'found' ? choice.workload : undefined;
+				if (choice.kind === 'several') {
 					const picked = await vscode.window.showQuickPick(
-						candidates.map((object, index) => ({ label: titleOf(object), index })),
+						choice.candidates.map((object, index) => ({ label: titleOf(object), index })),
 						{ placeHolder: 'Which workload?' },
 					);
 					if (!picked) return undefined;
-					workload = candidates[picked.index];
+					workload = choice.candidates[picked.index];
 				}
 				if (!workload) {
 					void vscode.window.showInformationMessage(

@@ -8,6 +8,7 @@ import {
 	currentStatusYaml,
 	mergeInputsFrom,
 	mergePreviewYaml,
+	mergeWorkloadOf,
 } from '../../../../src/core/merge/mergePreview.ts';
 import { repoRoot } from '../../../support/conformance.ts';
 
@@ -62,6 +63,96 @@ describe('merge preview', () => {
 	it('shows the current status for the diff', () => {
 		assert.deepEqual(parse(currentStatusYaml({ status: { replicas: 3 } })), {
 			status: { replicas: 3 },
+		});
+	});
+});
+
+describe('merge preview comments and inputs', () => {
+	const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' } };
+	const podStatus = (podIP: string, restartCount: number) => ({
+		status: {
+			phase: 'Running',
+			podIP,
+			conditions: [{ type: 'example.com/Ready', status: 'True' }],
+			containerStatuses: [
+				{ name: 'app', restartCount, ready: true },
+				{ name: 'side.car', restartCount: 0, ready: true },
+			],
+		},
+	});
+	const podInputs = {
+		perWec: [
+			{ wec: 'a', object: podStatus('10.0.0.1', 1) },
+			{ wec: 'b', object: podStatus('10.0.0.2', 3) },
+		],
+		policies: null,
+	};
+
+	it("comments fields of list items whose key holds a dot, and puts an item's own comment above it", () => {
+		const { text } = mergePreviewYaml(pod, podInputs, 'proposal');
+		assert.match(text, /^ {6}status: "True" # three-valued from a, b$/m);
+		assert.match(
+			text,
+			/^ {4}# matched-by-key from a, b\n {4}- name: side\.car # same-value from a, b$/m,
+		);
+		assert.match(text, /^ {6}restartCount: 3 # max from b$/m);
+	});
+
+	it('lists the fields it leaves out, and why', () => {
+		const { text } = mergePreviewYaml(pod, podInputs, 'proposal');
+		assert.match(text, /^# Left out:\n# {3}- podIP: WECs disagree \(b differs from a\)$/m);
+		assert.equal(/^ {2}podIP:/m.test(text), false);
+	});
+
+	it('names at most five WECs beside a field, then how many more', () => {
+		const perWec = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((wec) => ({
+			wec,
+			object: { status: { phase: 'Running' } },
+		}));
+		const { text } = mergePreviewYaml(pod, { perWec, policies: null }, 'proposal');
+		assert.match(text, /^ {2}phase: Running # phase-priority from a, b, c, d, e and 2 more$/m);
+	});
+
+	it('takes copies given for named WECs: WorkStatus objects, objects read from a WEC, bare statuses', () => {
+		const deployment = {
+			apiVersion: 'apps/v1',
+			kind: 'Deployment',
+			metadata: { name: 'web', namespace: 'shop' },
+		};
+		const inputs = mergeInputsFrom(deployment, [], {
+			wecs: [
+				{ wec: 'east', documents: [{ ...deployment, status: { replicas: 2 } }] },
+				{ wec: 'north', documents: [{ status: { replicas: 1 } }] },
+				{ wec: 'south', documents: [{ replicas: 3 }] },
+			],
+		});
+		assert.deepEqual(inputs.perWec, [
+			{ wec: 'east', object: { ...deployment, status: { replicas: 2 } } },
+			{ wec: 'north', object: { status: { replicas: 1 } } },
+			{ wec: 'south', object: { status: { replicas: 3 } } },
+		]);
+		assert.equal(inputs.because, 'copies given for east, north, south');
+		assert.equal(inputs.policies, null);
+		assert.equal(mergePreviewYaml(deployment, inputs, 'proposal').result.status.replicas, 1);
+	});
+
+	it('finds the workload files are a merge of: the one offered the preview, else the only one', () => {
+		const workStatuses = objects.filter((object) => object.kind === 'WorkStatus');
+		const other = {
+			apiVersion: 'apps/v1',
+			kind: 'Deployment',
+			metadata: { name: 'other', namespace: 'default' },
+		};
+		assert.deepEqual(mergeWorkloadOf([...objects, other]), { kind: 'found', workload });
+		assert.deepEqual(mergeWorkloadOf([other, ...workStatuses]), {
+			kind: 'found',
+			workload: other,
+		});
+		assert.deepEqual(mergeWorkloadOf(workStatuses), { kind: 'none' });
+		const twin = { ...other, metadata: { name: 'twin', namespace: 'default' } };
+		assert.deepEqual(mergeWorkloadOf([other, twin]), {
+			kind: 'several',
+			candidates: [other, twin],
 		});
 	});
 });
