@@ -27,7 +27,7 @@ interface GroupVersions {
 }
 
 /** The served groups and their versions, in table order (the first version is the preferred one). */
-export function groupsOf(types: readonly ResourceType[]): readonly GroupVersions[] {
+function groupsOf(types: readonly ResourceType[]): readonly GroupVersions[] {
 	const groups = new Map<string, string[]>();
 	for (const type of types) {
 		const versions = groups.get(type.group) ?? [];

@@ -21,7 +21,7 @@ export interface FluxControllerOptions {
 }
 
 /** Whether a resource type is one of Flux's: every Flux API group ends in `.toolkit.fluxcd.io`. */
-export function isFluxType(type: ResourceType): boolean {
+function isFluxType(type: ResourceType): boolean {
 	return type.group.endsWith('.toolkit.fluxcd.io');
 }
 
@@ -29,7 +29,7 @@ export function isFluxType(type: ResourceType): boolean {
  * The reconcile request an object waits on: the annotation's value when `status.lastHandledReconcileAt` differs
  * from it and `spec.suspend` is not true; undefined otherwise.
  */
-export function pendingReconcileRequest(object: KubeObject): string | undefined {
+function pendingReconcileRequest(object: KubeObject): string | undefined {
 	const annotations = metadataOf(object).annotations;
 	const requestedAt = isJsonObject(annotations)
 		? annotations[reconcileRequestAnnotation]

@@ -73,7 +73,7 @@ function childOf(set: FieldSet, key: string): FieldSet {
 }
 
 /** Whether a set holds no path. */
-export function isEmptyFieldSet(set: FieldSet): boolean {
+function isEmptyFieldSet(set: FieldSet): boolean {
 	if (set.member) return false;
 	for (const child of set.children.values()) {
 		if (!isEmptyFieldSet(child)) return false;
@@ -92,7 +92,7 @@ function compacted(set: FieldSet): FieldSet {
 }
 
 /** The paths in either set. */
-export function unionOf(a: FieldSet, b: FieldSet): FieldSet {
+function unionOf(a: FieldSet, b: FieldSet): FieldSet {
 	const result = compacted(a);
 	result.member ||= b.member;
 	for (const [key, child] of b.children) {
@@ -128,7 +128,7 @@ function intersectionOf(a: FieldSet, b: FieldSet): FieldSet {
 }
 
 /** A FieldsV1 object as a set; undefined when it is not one. */
-export function fieldSetFromV1(value: Json | undefined): FieldSet | undefined {
+function fieldSetFromV1(value: Json | undefined): FieldSet | undefined {
 	if (!isJsonObject(value)) return undefined;
 	const set = emptyFieldSet();
 	for (const [key, child] of Object.entries(value)) {
@@ -146,7 +146,7 @@ export function fieldSetFromV1(value: Json | undefined): FieldSet | undefined {
 }
 
 /** A set as FieldsV1 JSON. */
-export function fieldSetToV1(set: FieldSet): JsonObject {
+function fieldSetToV1(set: FieldSet): JsonObject {
 	const result: JsonObject = {};
 	if (set.member && set.children.size > 0) result['.'] = {};
 	for (const [key, child] of [...set.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -179,7 +179,7 @@ function pathElement(key: string): string {
 }
 
 /** Every path of a set, in order, as kube prints paths (`.spec.containers[name="web"].image`). */
-export function pathsOf(set: FieldSet, prefix = ''): string[] {
+function pathsOf(set: FieldSet, prefix = ''): string[] {
 	const paths: string[] = [];
 	if (set.member && prefix !== '') paths.push(prefix);
 	for (const [key, child] of [...set.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

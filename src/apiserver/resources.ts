@@ -180,9 +180,3 @@ export function apiVersionOf(type: ResourceType): string {
 export function resourceKeyOf(type: ResourceType): string {
 	return `${type.plural}.${type.group}/${type.version}`;
 }
-
-/** The resource types of the given API groups only ('' is the core group), in table order. */
-export function resourceTypesOfGroups(groups: readonly string[]): readonly ResourceType[] {
-	const wanted = new Set(groups);
-	return resourceTypes.filter((type) => wanted.has(type.group));
-}

@@ -75,7 +75,7 @@ function text(value: unknown): string {
 }
 
 /** Names an object for messages: `Kind namespace/name`. */
-export function describeObject(object: KubeObject): string {
+function describeObject(object: KubeObject): string {
 	const meta = metadataOf(object);
 	const namespace = typeof meta.namespace === 'string' ? `${meta.namespace}/` : '';
 	return `${text(object.kind)} ${namespace}${text(meta.name)}`;
@@ -148,7 +148,7 @@ export interface ScenarioPlayback {
 }
 
 /** Runs one action against a store. */
-export function runAction(store: ObjectStore, action: ScenarioAction): void {
+function runAction(store: ObjectStore, action: ScenarioAction): void {
 	switch (action.kind) {
 		case 'put':
 			store.put(action.object);

@@ -126,7 +126,7 @@ export interface StoreOptions {
 const builtInGroups = new Set(['', 'apps', 'batch', 'policy']);
 
 /** Whether a resource type is built into Kubernetes (as opposed to defined by a CRD). */
-export function isBuiltIn(type: ResourceType): boolean {
+function isBuiltIn(type: ResourceType): boolean {
 	return builtInGroups.has(type.group);
 }
 
@@ -168,7 +168,7 @@ const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-
  * Whether kube-apiserver keeps `metadata.generation` for a type: custom resources and the apps, batch and policy
  * kinds do; core v1 kinds (ConfigMap, Service, Namespace...) have none.
  */
-export function tracksGeneration(type: ResourceType): boolean {
+function tracksGeneration(type: ResourceType): boolean {
 	return type.group !== '';
 }
 

@@ -13,7 +13,7 @@ export interface UnreadablePath {
 }
 
 /** The manifest files under the given paths (files as given, folders recursively), sorted within each folder. */
-export function collectManifestFiles(paths: readonly string[]): {
+function collectManifestFiles(paths: readonly string[]): {
 	files: string[];
 	unreadable: UnreadablePath[];
 } {

@@ -62,7 +62,7 @@ function isWatchedKind(group: string, kind: string): boolean {
 }
 
 /** The id of a resource: "group/version/plural". */
-export function resourceIdOf(group: string, version: string, plural: string): string {
+function resourceIdOf(group: string, version: string, plural: string): string {
 	return group === '' ? `${version}/${plural}` : `${group}/${version}/${plural}`;
 }
 

@@ -504,7 +504,7 @@ export function mergeKubeconfigs(
 // Reading (the only I/O of this file besides exec plugins)
 
 /** Reads the files of a location; a missing file is data, not an error. */
-export async function readKubeconfigFiles(paths: readonly string[]): Promise<KubeconfigFileRead[]> {
+async function readKubeconfigFiles(paths: readonly string[]): Promise<KubeconfigFileRead[]> {
 	return Promise.all(
 		paths.map(async (file): Promise<KubeconfigFileRead> => {
 			try {

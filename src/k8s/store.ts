@@ -16,7 +16,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** True for a core-group Secret, whose data the extension never keeps. */
-export function isSecret(object: unknown): boolean {
+function isSecret(object: unknown): boolean {
 	return isRecord(object) && object.kind === 'Secret' && object.apiVersion === 'v1';
 }
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { contextPairsOf, type ContextPair } from '../core/merge/contextPairing.ts';
 
 /** The settings this extension reads; a unit test checks they equal the ones package.json declares. */
+// ts-unused-exports:disable-next-line
 export const settingKeys = [
 	'kubeStatusLens.workspace.include',
 	'kubeStatusLens.workspace.exclude',

@@ -8,9 +8,7 @@ import type { SystemId } from '../status/result.ts';
 export type ExplanationSystem = SystemId | 'kstatus' | 'argocd';
 
 /** The kinds of term the catalog explains. */
-export const explanationCategories = ['state', 'condition', 'reason', 'severity', 'field'] as const;
-/** One kind of term: a state word, a condition type, a condition reason, an ASO severity or a status/spec field. */
-export type ExplanationCategory = (typeof explanationCategories)[number];
+export type ExplanationCategory = 'state' | 'condition' | 'reason' | 'severity' | 'field';
 
 /** One catalog row: a term of one system, what it means and what to do about it. */
 export interface Explanation {

@@ -18,7 +18,7 @@ import {
 	type ObjectPath,
 	type TreeNode,
 } from './yamlTree.ts';
-import { getRecord, getString, groupOf, isRecord } from '../model/object.ts';
+import { getRecord, getString, groupOf } from '../model/object.ts';
 import type { Range } from '../model/range.ts';
 import { reportedStateRequestOf, workloadIdentityOf } from '../merge/mergeMode.ts';
 import { isKubestellarGroup } from '../status/kubestellar.ts';
@@ -214,9 +214,4 @@ export function analyzeManifest(text: string): ManifestAnalysis {
 	if (lastAnalysis && lastAnalysis.text === text) return lastAnalysis;
 	lastAnalysis = analyze(text);
 	return lastAnalysis;
-}
-
-/** The objects a path walk can reach under a value: its records and arrays, for recursive rules. */
-export function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
-	return isRecord(value) || Array.isArray(value);
 }

@@ -199,7 +199,7 @@ export interface DiagnoseOptions {
 }
 
 /** The default WaitApplied age before it is reported, in seconds. */
-export const defaultWaitAppliedThresholdSeconds = 600;
+const defaultWaitAppliedThresholdSeconds = 600;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Where a finding goes

@@ -34,7 +34,7 @@ export interface ParseResult {
 }
 
 /** The range of a character span in a text, using a LineCounter. */
-export function rangeOfSpan(lineCounter: LineCounter, start: number, end: number): Range {
+function rangeOfSpan(lineCounter: LineCounter, start: number, end: number): Range {
 	const from = lineCounter.linePos(start);
 	const to = lineCounter.linePos(end);
 	return {

@@ -6,7 +6,7 @@
 import { getString } from '../model/object.ts';
 
 /** The label KubeStellar's status propagation puts on a WorkStatus: the name of the WDS it reports to. */
-export const originWdsLabel = 'transport.kubestellar.io/originWdsName';
+const originWdsLabel = 'transport.kubestellar.io/originWdsName';
 
 /** A pairing from the settings: the WDS context, its ITS context, and optionally the WDS's KubeStellar name. */
 export interface ContextPair {

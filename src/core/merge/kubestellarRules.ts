@@ -62,7 +62,7 @@ const kubestellarRules: Readonly<Record<string, KubestellarRule>> = {
 };
 
 /** True when the released controller aggregates this kind (apps Deployment, ReplicaSet, DaemonSet). */
-export function hasKubestellarRule(group: string, kind: string): boolean {
+function hasKubestellarRule(group: string, kind: string): boolean {
 	return group === 'apps' && Object.hasOwn(kubestellarRules, kind);
 }
 

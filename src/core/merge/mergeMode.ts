@@ -14,9 +14,7 @@ import {
 import { namesList } from './mergeRules.ts';
 
 /** How the WDS object's `.status` is produced: merged, copied from one WEC, emptied, or left alone. */
-export const mergeModes = ['multi', 'singleton', 'cleared', 'none'] as const;
-/** A merge mode. */
-export type MergeMode = (typeof mergeModes)[number];
+export type MergeMode = 'multi' | 'singleton' | 'cleared' | 'none';
 
 /** The labels KubeStellar's status controller puts on a WDS object whose status it returns (pkg/util). */
 export const statusReturnLabels = {
@@ -25,7 +23,7 @@ export const statusReturnLabels = {
 } as const;
 
 /** API groups of BindingPolicy and Binding: the released one and the one the proposal writes. */
-export const policyGroups = ['control.kubestellar.io', 'policies.kubestellar.io'] as const;
+const policyGroups = ['control.kubestellar.io', 'policies.kubestellar.io'] as const;
 
 /** What identifies the workload to KubeStellar's selectors (its ObjectIdentifier plus labels). */
 export interface WorkloadIdentity {

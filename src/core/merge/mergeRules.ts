@@ -5,23 +5,20 @@
 import { isRecord } from '../model/object.ts';
 
 /** The rules a merged field can come from; docs/multi-wec-merge.md has one section per rule. */
-export const mergeRuleIds = [
-	'min',
-	'max',
-	'latest',
-	'all-true',
-	'same-value',
-	'omitted',
-	'three-valued',
-	'from-merged-status',
-	'missing-in-wecs',
-	'phase-priority',
-	'matched-by-key',
-	'verbatim',
-	'first-matching-condition',
-] as const;
-/** A rule id. */
-export type MergeRuleId = (typeof mergeRuleIds)[number];
+export type MergeRuleId =
+	| 'min'
+	| 'max'
+	| 'latest'
+	| 'all-true'
+	| 'same-value'
+	| 'omitted'
+	| 'three-valued'
+	| 'from-merged-status'
+	| 'missing-in-wecs'
+	| 'phase-priority'
+	| 'matched-by-key'
+	| 'verbatim'
+	| 'first-matching-condition';
 
 /** What the proposal's literal "reason and message of the most recent lastTransitionTime" would have picked. */
 export interface ProposalPick {
@@ -196,11 +193,6 @@ function kindRuleOf(group: string, kind: string): KindRule | undefined {
 	return rule && rule.group === group ? rule : undefined;
 }
 
-/** True when the proposal has a per-kind rule row for the kind (proposal §3 Case 1). */
-export function hasProposalKindRule(group: string, kind: string): boolean {
-	return kindRuleOf(group, kind) !== undefined;
-}
-
 /** The counters a typed API server omits when zero for a kind, used to normalise before comparing. */
 export function zeroOmittedCountersOf(group: string, kind: string): readonly string[] {
 	return kindRuleOf(group, kind)?.counters ?? ['observedGeneration'];
@@ -299,7 +291,7 @@ export function timestampMillis(value: unknown): number | undefined {
 }
 
 /** The field a list's items can be matched by in every WEC (unique per WEC), or undefined. */
-export function listKeyFieldOf(lists: readonly (readonly unknown[])[]): string | undefined {
+function listKeyFieldOf(lists: readonly (readonly unknown[])[]): string | undefined {
 	for (const candidate of listKeyCandidates) {
 		let usable = true;
 		for (const list of lists) {

@@ -1,4 +1,4 @@
-import { getArray, getPath, isRecord } from './object.ts';
+import { getPath, isRecord } from './object.ts';
 
 /** One entry of `status.conditions`, with every field a string (or absent) as the API serialises it. */
 export interface Condition {
@@ -84,15 +84,4 @@ export function findCondition(
 	type: string,
 ): Condition | undefined {
 	return conditions.find((condition) => condition.type === type);
-}
-
-/** True when the list has a condition of that type with status "True". */
-export function isConditionTrue(conditions: readonly Condition[], type: string): boolean {
-	return findCondition(conditions, type)?.status === 'True';
-}
-
-/** Conditions from a list-valued field other than status.conditions, e.g. an annotation holding JSON. */
-export function conditionsAt(object: unknown, ...path: readonly string[]): ConditionList {
-	const value = getArray(object, ...path);
-	return readConditionArray(value ?? getPath(object, ...path), path.join('.'));
 }

@@ -92,8 +92,3 @@ export function labelsOf(object: unknown): Readonly<Record<string, string>> {
 	}
 	return result;
 }
-
-/** "namespace/name", or just the name for cluster-scoped objects. */
-export function qualifiedName(ref: ObjectRef): string {
-	return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
-}

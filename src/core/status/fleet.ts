@@ -38,7 +38,7 @@ import {
 } from './fleetRollup.ts';
 
 /** The API group of every Fleet kind. */
-export const fleetGroup = 'fleet.cattle.io';
+const fleetGroup = 'fleet.cattle.io';
 
 /** Fleet's own state words for one object: the bundle states plus WaitCheckIn (Cluster) and GitUpdating (GitRepo). */
 export type FleetObjectState = FleetState | 'WaitCheckIn' | 'GitUpdating';
@@ -47,7 +47,7 @@ export type FleetObjectState = FleetState | 'WaitCheckIn' | 'GitUpdating';
  * Badge tone of each state (Fleet docs "Status Fields", "Display States"): ErrApplied failed; Modified and OutOfSync
  * drifted from the desired state; the waiting states are on their way.
  */
-export const fleetStateTones: Readonly<Record<FleetObjectState, Tone>> = {
+const fleetStateTones: Readonly<Record<FleetObjectState, Tone>> = {
 	Ready: 'ok',
 	NotReady: 'progressing',
 	Pending: 'progressing',
@@ -193,7 +193,7 @@ function compiledChecksOf(kind: string): readonly CompiledCheck[] {
 }
 
 /** What is wrong with the fields Fleet's rules read, one sentence each; empty when the object reads cleanly. */
-export function fleetInputProblemsOf(object: unknown, kind: string): string[] {
+function fleetInputProblemsOf(object: unknown, kind: string): string[] {
 	const problems: string[] = [];
 	for (const { path, segments, type } of compiledChecksOf(kind)) {
 		const value = getPath(object, ...segments);

@@ -74,26 +74,12 @@ const perClusterBuckets: ReadonlyMap<string, keyof PerClusterState> = new Map([
 	['Unknown', 'unknown'],
 ]);
 
-/** The PerClusterState list a resource state goes to, or undefined when Fleet drops it. */
-export function perClusterBucketOf(state: string): keyof PerClusterState | undefined {
-	return perClusterBuckets.get(state);
-}
-
 function appendPerClusterState(states: PerClusterState, state: string, clusterID: string): void {
 	const bucket = perClusterBuckets.get(state);
 	if (bucket === undefined) return;
 	const list = states[bucket];
 	if (list) list.push(clusterID);
 	else states[bucket] = [clusterID];
-}
-
-/** The PerClusterState for (state, clusterID) pairs in order (resourcekey.go appendToPerClusterState). */
-export function perClusterStateOf(
-	entries: readonly { readonly state: string; readonly clusterID: string }[],
-): PerClusterState {
-	const states: PerClusterState = {};
-	for (const entry of entries) appendPerClusterState(states, entry.state, entry.clusterID);
-	return states;
 }
 
 /**
@@ -162,7 +148,7 @@ function stableSorted<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
 }
 
 /** "<cluster-namespace label>/<cluster label>" of a BundleDeployment (resourcekey.go clusterID). */
-export function clusterIdOf(bd: BundleDeploymentView): string {
+function clusterIdOf(bd: BundleDeploymentView): string {
 	return `${bd.links.clusterNamespace}/${bd.links.cluster}`;
 }
 
@@ -568,7 +554,7 @@ export function helmOpStatusOf(
  * Bundle fields a roll-up from BundleDeployments cannot settle: targets without a BD (Pending) exist only in the
  * controller's matching of Clusters against spec.targets, and the limits depend on the number of targets.
  */
-export const bundleUnderivable = [
+const bundleUnderivable = [
 	'summary.pending',
 	'summary.desiredReady',
 	'maxUnavailable',
@@ -794,7 +780,7 @@ export function labelSelectorMatcherOf(selector: unknown): LabelSelectorMatcher 
 }
 
 /** Upstream names at most this many non-ready clusters (clustergroup_controller.go MaxReportedNonReadyClusters). */
-export const maxReportedNonReadyClusters = 10;
+const maxReportedNonReadyClusters = 10;
 
 /** What the ClusterGroup controller writes. */
 export interface ClusterGroupComputed {

@@ -22,7 +22,7 @@ export const fleetStates = [
 export type FleetState = (typeof fleetStates)[number];
 
 /** Rank of each state, higher is worse (bundle_types.go StateRank); "" and unknown words rank 0. */
-export const fleetStateRank: Readonly<Record<FleetState, number>> = {
+const fleetStateRank: Readonly<Record<FleetState, number>> = {
 	Ready: 1,
 	NotReady: 2,
 	Pending: 3,
@@ -245,7 +245,7 @@ export interface FleetLinks {
 }
 
 /** The linking labels of an object; reads six keys instead of copying every label (roll-ups read 100k BDs). */
-export function fleetLinksOf(object: unknown): FleetLinks {
+function fleetLinksOf(object: unknown): FleetLinks {
 	const labels = recordOf(recordOf(recordOf(object).metadata).labels);
 	return {
 		repoName: str(labels['fleet.cattle.io/repo-name']),
@@ -787,7 +787,7 @@ export function summaryJsonOf(summary: BundleSummary): Record<string, unknown> {
 // Agent side (internal/cmd/agent/deployer/monitor/updatestatus.go)
 
 /** Upstream truncates nonReadyStatus and modifiedStatus to this length (resourcesDetailsMaxLength). */
-export const maxResourceDetails = 10;
+const maxResourceDetails = 10;
 
 /** The BundleDeployment status fields the agent's updateFromResources sets. */
 export interface AgentStatusUpdate {
@@ -809,7 +809,7 @@ function keyOf(resource: ResourceKey): string {
  * plus missing (Create) keys that are not live; each modified entry counts once as missing, orphaned (delete) or
  * modified and leaves the key set; a non-ready entry counts only if still in the set; the rest are ready.
  */
-export function resourceCountsOf(
+function resourceCountsOf(
 	all: readonly ResourceKey[],
 	nonReady: readonly ResourceKey[],
 	modified: readonly ModifiedStatus[],

@@ -7,7 +7,7 @@ import { type KstatusResult, type SystemVerdict, type Tone, verdictOf } from './
  * The KubeStellar API groups: the released `control.kubestellar.io`, and `policies.kubestellar.io` as the multi-WEC
  * status proposal (kubestellar#2809) writes it.
  */
-export const kubestellarGroups = ['control.kubestellar.io', 'policies.kubestellar.io'] as const;
+const kubestellarGroups = ['control.kubestellar.io', 'policies.kubestellar.io'] as const;
 
 /** True for a KubeStellar API group. */
 export function isKubestellarGroup(group: string): boolean {
@@ -34,7 +34,7 @@ export function toneOfKstatus(status: KstatusResult['status']): Tone {
  * The object a WorkStatus stands for: the WEC's copy of the workload's status on the workload's identity. Without
  * the WDS workload the spec is unknown, so the desired replica count is taken from the copy itself.
  */
-export function wecCopyOf(workStatus: unknown, workload?: unknown): Record<string, unknown> {
+function wecCopyOf(workStatus: unknown, workload?: unknown): Record<string, unknown> {
 	const sourceRef = getRecord(workStatus, 'spec', 'sourceRef') ?? {};
 	const group = typeof sourceRef.group === 'string' ? sourceRef.group : '';
 	const version = typeof sourceRef.version === 'string' ? sourceRef.version : 'v1';

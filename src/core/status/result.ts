@@ -1,7 +1,5 @@
 /** The systems whose status rules the engine knows; `kubernetes` covers everything else (kstatus). */
-export const systems = ['fleet', 'kubestellar', 'harbor', 'flux', 'aso', 'kubernetes'] as const;
-/** A system id. */
-export type SystemId = (typeof systems)[number];
+export type SystemId = 'fleet' | 'kubestellar' | 'harbor' | 'flux' | 'aso' | 'kubernetes';
 
 /** How a state feels to a user, ordered best to worst for roll-ups by `toneRank`. */
 export const tones = ['ok', 'suspended', 'progressing', 'unknown', 'warning', 'error'] as const;

@@ -18,7 +18,7 @@ export function qualified(namespace: string, name: string): string {
 }
 
 /** What the description of an item with no status says. */
-export const declaredText = 'declared, no status';
+const declaredText = 'declared, no status';
 
 /**
  * True for a manifest that only declares an object: no status at all, and the system does not define that case as
@@ -34,7 +34,7 @@ export function ownToneOf(result: StatusResult): Tone {
 }
 
 /** What the description of a live object with no status says: nothing declared it, no controller has written yet. */
-export const noStatusYetText = 'no status yet';
+const noStatusYetText = 'no status yet';
 
 /** The state word an item shows: the system's word, or that there is no status (in a file, or live). */
 export function stateWordOf(result: StatusResult, live = false): string {

@@ -65,7 +65,7 @@ export function newChangeSet(): ChangeSet {
 }
 
 /** Escapes a vertex id for use as one segment of a place id. */
-export function escapeSegment(id: string): string {
+function escapeSegment(id: string): string {
 	return id.includes('/') || id.includes('%')
 		? id.replaceAll('%', '%25').replaceAll('/', '%2F')
 		: id;

@@ -11,9 +11,6 @@ import { labelSelectorMatcherOf } from '../status/fleetRollup.ts';
 /** The Fleet API group. */
 export const fleetApiGroup = 'fleet.cattle.io';
 
-/** The KubeStellar API group the controllers write (Binding, WorkStatus). */
-export const kubestellarApiGroup = 'control.kubestellar.io';
-
 /** The identity of an object in the graph: "group|kind|namespace|name", with "" for what is missing. */
 export function objectKey(group: string, kind: string, namespace: string, name: string): string {
 	return `${group}|${kind}|${namespace}|${name}`;
@@ -229,15 +226,8 @@ export function bindingWorkloadRefsOf(binding: unknown): WorkloadRef[] {
 	return refs;
 }
 
-/** The WECs a Binding sends its workloads to (spec.destinations[].clusterId). */
-export function bindingDestinationsOf(binding: unknown): string[] {
-	return (getArray(binding, 'spec', 'destinations') ?? [])
-		.map((entry) => getString(entry, 'clusterId') ?? '')
-		.filter((id) => id !== '');
-}
-
 /** The lower-case plural a kind is served under, by the English rules the API machinery uses for CRDs. */
-export function resourceOfKind(kind: string): string {
+function resourceOfKind(kind: string): string {
 	const lower = kind.toLowerCase();
 	if (lower === '') return '';
 	if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
@@ -252,9 +242,7 @@ export function resourceNamesKind(resource: string, kind: string): boolean {
 }
 
 /** A label selector (metav1.LabelSelector) as a predicate; nil or invalid selects nothing, empty selects all. */
-export function labelSelectorOf(
-	selector: unknown,
-): (labels: Readonly<Record<string, string>>) => boolean {
+function labelSelectorOf(selector: unknown): (labels: Readonly<Record<string, string>>) => boolean {
 	const matcher = labelSelectorMatcherOf(selector);
 	return matcher.ok ? matcher.matches : () => false;
 }

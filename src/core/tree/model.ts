@@ -16,7 +16,6 @@ import {
 	type TreeFilter,
 } from './filter.ts';
 import {
-	escapeSegment,
 	newChangeSet,
 	newRoot,
 	newWork,
@@ -419,9 +418,4 @@ export class ResourceGraph {
 		}
 		return found;
 	}
-}
-
-/** The tree id of a root. */
-export function rootNodeId(rootId: string): string {
-	return escapeSegment(rootId);
 }

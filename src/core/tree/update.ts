@@ -22,7 +22,7 @@ export function markStructure(vertex: Vertex, changes: ChangeSet): void {
 }
 
 /** The worst tone among the children, or undefined without children. */
-export function worstChildTone(vertex: Vertex): Tone | undefined {
+function worstChildTone(vertex: Vertex): Tone | undefined {
 	const counts = vertex.counts;
 	if (!counts) return undefined;
 	for (let rank = tones.length - 1; rank >= 0; rank--) {

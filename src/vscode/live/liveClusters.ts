@@ -345,7 +345,7 @@ export class LiveClusters implements vscode.Disposable, OnDemandChildren {
 }
 
 /** The graph source, in a WDS root, of the WorkStatus objects copied from an ITS context. */
-export function pairedSourceOf(itsContext: string): string {
+function pairedSourceOf(itsContext: string): string {
 	return `${copiedSourcePrefix}paired:${itsContext}`;
 }
 

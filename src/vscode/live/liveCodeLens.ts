@@ -8,7 +8,7 @@ import { type TreeNode } from '../../core/tree/treeNode.ts';
 import { liveRootId, type LiveClusters } from './liveClusters.ts';
 
 /** The live counterpart of a workspace object (same kind, namespace, name) in the first context that has it. */
-export function liveNodeOf(
+function liveNodeOf(
 	graph: ResourceGraph,
 	live: LiveClusters,
 	key: string,
