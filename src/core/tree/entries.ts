@@ -14,6 +14,7 @@ import {
 	isBindingPolicy,
 	isFleet,
 	isWorkStatus,
+	rootCountsText,
 	type Copy,
 	type Entry,
 	type Root,
@@ -254,8 +255,6 @@ function collectDependents(
 /** Settles an operation: placeholders, placements, dirty roll-ups, garbage, badge; the caller expands the changes. */
 export function settle(work: Work): void {
 	const { root, changes } = work;
-	const entriesBefore = root.entries.size;
-	const errorsBefore = root.errors.size;
 	for (const entry of work.rescore) {
 		if (entry.removed) continue;
 		rescoreEntry(work, entry);
@@ -288,7 +287,11 @@ export function settle(work: Work): void {
 		}
 	}
 	for (const entry of work.replace) refreshError(root, entry);
-	if (root.entries.size !== entriesBefore || root.errors.size !== errorsBefore) {
+	// The root's description counts objects, copies and errors: compared with what it last showed, since objects
+	// come and go during the operation, before this point.
+	const counts = rootCountsText(root);
+	if (counts !== root.shownCounts) {
+		root.shownCounts = counts;
 		markDisplay(root.vertex, changes);
 	}
 }

@@ -217,6 +217,8 @@ export interface Root {
 	 * watches none, and those listed for an expanded node are a partial view.
 	 */
 	rollupsFromController: boolean;
+	/** The counts the root's description showed when last settled (objects, copies, errors), to see them change. */
+	shownCounts: string;
 }
 
 /**
@@ -287,8 +289,22 @@ export function newRoot(rootId: string, label: string, origin: RootOrigin): Root
 		errors: new Set(),
 		workloadsIndexed: false,
 		rollupsFromController: false,
+		shownCounts: '',
 	};
+	root.shownCounts = rootCountsText(root);
 	return root;
+}
+
+/** What a root's description counts: its objects, those copied from other contexts, and those in error. */
+export function rootCountsText(root: Root): string {
+	let copied = 0;
+	for (const [sourceId, keys] of root.sources) {
+		if (sourceId.startsWith(copiedSourcePrefix)) copied += keys.size;
+	}
+	copied = Math.min(copied, root.entries.size);
+	const objects = root.entries.size - copied;
+	const errors = root.errors.size;
+	return `${objects} object${objects === 1 ? '' : 's'}${copied > 0 ? ` + ${copied} from other contexts` : ''}${errors > 0 ? ` · ${errors} in error` : ''}`;
 }
 
 /** Nothing collected yet for an operation on a root. */

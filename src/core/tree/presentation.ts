@@ -18,10 +18,10 @@ import {
 	stateWordOf,
 } from './describe.ts';
 import {
-	copiedSourcePrefix,
 	isBindingPolicy,
 	isFleet,
 	isWorkStatus,
+	rootCountsText,
 	type Entry,
 	type Root,
 	type Vertex,
@@ -199,14 +199,7 @@ function otherNode(root: Root, vertex: Vertex, id: string, parentId: string | un
 	switch (vertex.kind) {
 		case 'root': {
 			label = root.label;
-			let copied = 0;
-			for (const [sourceId, keys] of root.sources) {
-				if (sourceId.startsWith(copiedSourcePrefix)) copied += keys.size;
-			}
-			copied = Math.min(copied, root.entries.size);
-			const objects = root.entries.size - copied;
-			const errors = root.errors.size;
-			const counts = `${objects} object${objects === 1 ? '' : 's'}${copied > 0 ? ` + ${copied} from other contexts` : ''}${errors > 0 ? ` · ${errors} in error` : ''}`;
+			const counts = rootCountsText(root);
 			description = root.state ? `${root.state.message} · ${counts}` : counts;
 			break;
 		}

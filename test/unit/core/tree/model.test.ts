@@ -1243,6 +1243,32 @@ describe('resource graph: incremental updates', () => {
 		},
 	};
 
+	it('keeps the root description counting its objects after the root was shown, and reports the root changed', () => {
+		const graph = new ResourceGraph();
+		graph.addRoot('w', 'Workspace manifests');
+		const harbor = (name: string) => ({
+			apiVersion: 'goharbor.io/v1beta1',
+			kind: 'HarborCluster',
+			metadata: { name, namespace: 'harbor' },
+		});
+		graph.upsertObject('w', 'a.yaml', harbor('a'));
+		const rootId = graph.roots()[0]?.id ?? '';
+		assert.equal(graph.node(rootId)?.description, '1 object');
+		graph.children(rootId);
+		const added = graph.upsertObject('w', 'b.yaml', harbor('b'));
+		assert.equal(graph.node(rootId)?.description, '2 objects');
+		assert.ok(
+			[...added.changed, ...added.structureChanged].includes(rootId),
+			'the root is reported',
+		);
+		const removed = graph.removeSource('w', 'a.yaml');
+		assert.equal(graph.node(rootId)?.description, '1 object');
+		assert.ok(
+			[...removed.changed, ...removed.structureChanged].includes(rootId),
+			'the root is reported',
+		);
+	});
+
 	function everyId(graph: ResourceGraph): string[] {
 		const ids: string[] = [];
 		const walk = (nodes: readonly TreeNode[]) => {
