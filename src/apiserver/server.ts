@@ -69,6 +69,8 @@ export interface ApiServer {
 	sendBookmarks(): number;
 	/** How many watches are open. */
 	openWatchCount(): number;
+	/** Calls `listener` whenever a watch opens or closes (a test's sync point); returns the function that stops it. */
+	onWatchesChanged(listener: () => void): () => void;
 	/** A client certificate for a user (the CN), signed by the server's CA. */
 	issueClientCertificate(user: string): ClientCertificate;
 	/** Closes every connection (open watches and hung requests included) and stops listening. */
@@ -103,6 +105,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 	const log = options.log;
 	const watches = new Set<OpenWatch>();
 	const hung = new Set<ServerResponse>();
+	const watchListeners = new Set<() => void>();
 
 	const faults = new Faults({
 		dropWatches(mode) {
@@ -123,6 +126,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 		served: () => served,
 		port: () => port,
 		watches,
+		watchesChanged() {
+			for (const listener of [...watchListeners]) listener();
+		},
 		hung,
 		bookmarkIntervalMs,
 		log,
@@ -144,6 +150,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 		setServedGroups: serveGroups,
 		sendBookmarks: () => sendBookmarks(watches),
 		openWatchCount: () => watches.size,
+		onWatchesChanged(listener) {
+			watchListeners.add(listener);
+			return () => watchListeners.delete(listener);
+		},
 		issueClientCertificate: (user) => createClientCertificate(certificates, user),
 		async close() {
 			for (const watch of [...watches]) watch.close('destroy');

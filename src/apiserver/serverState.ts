@@ -24,6 +24,8 @@ export interface ServerState {
 	/** The port listened on, for discovery documents. */
 	port(): number;
 	readonly watches: Set<OpenWatch>;
+	/** Called after a watch is added to or deleted from `watches`. */
+	watchesChanged(): void;
 	/** Requests a `hang` fault holds until the client goes away or the server closes. */
 	readonly hung: Set<ServerResponse>;
 	/** How often watches that allow bookmarks get one; 0 for never. */

@@ -91,9 +91,11 @@ export function serveWatch(
 		clearInterval(timer);
 		clearTimeout(timeout);
 		watches.delete(watch);
+		state.watchesChanged();
 	};
 	response.on('close', cleanup);
 	watches.add(watch);
+	state.watchesChanged();
 	if (rvParam === '' || rvParam === '0' || sendInitial) {
 		// No starting point (or an explicit request for initial events): the current state comes first as
 		// ADDED events, as kube-apiserver's watch cache sends it.

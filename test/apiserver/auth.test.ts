@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createCertificates } from '../../src/apiserver/certificates.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
-import { configMap, gitRepo, gitRepos, send } from './client.ts';
+import { gitRepo } from '../support/objects.ts';
+import { configMap, gitRepos, send } from './client.ts';
 
 describe('TLS and authentication', () => {
 	let server: ApiServer;

@@ -1,9 +1,11 @@
 // A minimal HTTPS client for the wire-protocol tests: Node's https with the server's CA pinned (so every test
-// also proves the certificate verifies) and the bearer token sent, plus a line reader for watch streams.
+// also proves the certificate verifies) and the bearer token sent, plus a line reader for watch streams, the order
+// in which answers arrive, and the server's request log as a sync point.
 
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { ApiServer } from '../../src/apiserver/server.ts';
+import type { Trigger } from '../support/wait.ts';
 
 /** A finished response. */
 export interface Response {
@@ -195,21 +197,46 @@ export function configMap(
 	return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data };
 }
 
-/** A GitRepo (a custom resource with a status subresource). */
-export function gitRepo(
-	name: string,
-	namespace = 'fleet-default',
-	spec: Record<string, unknown> = { repo: 'https://example.com/r' },
-): Record<string, unknown> {
-	return {
-		apiVersion: 'fleet.cattle.io/v1alpha1',
-		kind: 'GitRepo',
-		metadata: { name, namespace },
-		spec,
-	};
-}
-
 /** The collection path of GitRepos in a namespace. */
 export function gitRepos(namespace = 'fleet-default'): string {
 	return `/apis/fleet.cattle.io/v1alpha1/namespaces/${namespace}/gitrepos`;
+}
+
+/**
+ * Starts the requests one after the other (each is sent before the next starts) and tells the order in which their
+ * answers arrived, with the answers in the order given.
+ */
+export async function answerOrder<T>(
+	requests: readonly (readonly [name: string, start: () => Promise<T>])[],
+): Promise<{ order: string[]; responses: T[] }> {
+	const order: string[] = [];
+	const responses = await Promise.all(
+		requests.map(async ([name, start]) => {
+			const response = await start();
+			order.push(name);
+			return response;
+		}),
+	);
+	return { order, responses };
+}
+
+/** A server's request log for a test: pass `log` to startApiServer; `logged` wakes waits on `lines`. */
+export function requestLog(): {
+	readonly lines: string[];
+	readonly log: (line: string) => void;
+	readonly logged: Trigger;
+} {
+	const lines: string[] = [];
+	const listeners = new Set<() => void>();
+	return {
+		lines,
+		log(line) {
+			lines.push(line);
+			for (const listener of [...listeners]) listener();
+		},
+		logged(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+	};
 }

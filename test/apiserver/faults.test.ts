@@ -2,15 +2,22 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { generateObjects } from '../../src/apiserver/faults.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
-import { configMap, metaOf, send, watch } from './client.ts';
+import { reportPendingWaits, until } from '../support/wait.ts';
+import { answerOrder, configMap, metaOf, requestLog, send, watch } from './client.ts';
+
+afterEach(reportPendingWaits);
+
+// The hang guard of the tests that wait on the server.
+const guard = { timeout: 30_000 };
 
 const cms = '/api/v1/namespaces/default/configmaps';
 const bds = '/apis/fleet.cattle.io/v1alpha1/bundledeployments';
 
 describe('fault injection (in-process)', () => {
 	let server: ApiServer;
+	const requests = requestLog();
 	before(async () => {
-		server = await startApiServer({ bookmarkIntervalMs: 20 });
+		server = await startApiServer({ bookmarkIntervalMs: 20, log: requests.log });
 		await send(server, 'POST', cms, { body: configMap('one') });
 	});
 	afterEach(() => server.faults.clear());
@@ -88,19 +95,38 @@ describe('fault injection (in-process)', () => {
 		assert.equal(response.status, 410);
 	});
 
-	it('delays matching requests', async () => {
-		server.faults.delay(150, { path: /configmaps/ });
-		const started = performance.now();
-		const response = await send(server, 'GET', cms);
-		assert.equal(response.status, 200);
-		assert.ok(performance.now() - started >= 140);
-	});
+	it(
+		'delays matching requests: one sent later to another path is answered first',
+		guard,
+		async () => {
+			const delay = server.faults.delay(300, { path: /configmaps$/ });
+			const { order, responses } = await answerOrder([
+				['delayed', () => send(server, 'GET', cms)],
+				['sent later', () => send(server, 'GET', `${cms}/one`)],
+			]);
+			assert.deepEqual(order, ['sent later', 'delayed']);
+			assert.deepEqual(
+				responses.map((response) => response.status),
+				[200, 200],
+			);
+			assert.equal(responses[0]?.body.items?.length, 1, 'then answered as usual');
+			assert.equal(delay.hits, 1);
+		},
+	);
 
-	it('hangs a matching request until the client gives up', async () => {
+	it('hangs a matching request until the client gives up', guard, async () => {
 		const handle = server.faults.hang({ path: /configmaps$/ });
-		await assert.rejects(send(server, 'GET', cms, { signal: AbortSignal.timeout(150) }), {
-			name: 'AbortError',
-		});
+		const from = requests.lines.length;
+		const giveUp = new AbortController();
+		const hung = send(server, 'GET', cms, { signal: giveUp.signal });
+		// The server logs a request it holds as "hung"; the client gives up only then.
+		await until(
+			() => requests.lines.slice(from).some((line) => line.startsWith(`GET ${cms} hung`)),
+			'the server to hold the request',
+			[requests.logged],
+		);
+		giveUp.abort();
+		await assert.rejects(hung, { name: 'AbortError' });
 		assert.equal(handle.hits, 1);
 		handle.remove();
 		assert.equal((await send(server, 'GET', cms)).status, 200);
@@ -165,8 +191,12 @@ describe('fault injection (in-process)', () => {
 
 describe('fault injection over HTTP (/_faults)', () => {
 	let server: ApiServer;
+	const requests = requestLog();
 	before(async () => {
-		server = await startApiServer({ users: [{ name: 'viewer', token: 'viewer-token' }] });
+		server = await startApiServer({
+			users: [{ name: 'viewer', token: 'viewer-token' }],
+			log: requests.log,
+		});
 	});
 	after(() => server.close());
 
@@ -191,23 +221,32 @@ describe('fault injection over HTTP (/_faults)', () => {
 		assert.equal((await send(server, 'GET', cms)).status, 200);
 	});
 
-	it('sets delay, hang and hugeList faults, and clears them all', async () => {
+	it('sets delay, hang and hugeList faults, and clears them all', guard, async () => {
 		await send(server, 'POST', '/_faults', {
-			body: { kind: 'delay', ms: 100, path: 'configmaps$' },
+			body: { kind: 'delay', ms: 300, path: 'configmaps$' },
 		});
 		await send(server, 'POST', '/_faults', {
 			body: { kind: 'hugeList', items: 5, path: 'bundledeployments$' },
 		});
 		await send(server, 'POST', '/_faults', { body: { kind: 'hang', path: 'secrets$', count: 1 } });
-		const started = performance.now();
-		assert.equal((await send(server, 'GET', cms)).status, 200);
-		assert.ok(performance.now() - started >= 90);
-		assert.equal((await send(server, 'GET', bds)).body.items?.length, 5);
-		await assert.rejects(
-			send(server, 'GET', '/api/v1/namespaces/default/secrets', {
-				signal: AbortSignal.timeout(100),
-			}),
+		const { order, responses } = await answerOrder([
+			['delayed', () => send(server, 'GET', cms)],
+			['huge list', () => send(server, 'GET', bds)],
+		]);
+		assert.deepEqual(order, ['huge list', 'delayed']);
+		assert.equal(responses[0]?.status, 200);
+		assert.equal(responses[1]?.body.items?.length, 5);
+		const secrets = '/api/v1/namespaces/default/secrets';
+		const from = requests.lines.length;
+		const giveUp = new AbortController();
+		const hung = send(server, 'GET', secrets, { signal: giveUp.signal });
+		await until(
+			() => requests.lines.slice(from).some((line) => line.startsWith(`GET ${secrets} hung`)),
+			'the server to hold the request',
+			[requests.logged],
 		);
+		giveUp.abort();
+		await assert.rejects(hung, { name: 'AbortError' });
 		assert.equal((await send(server, 'DELETE', '/_faults')).status, 200);
 		assert.equal((await send(server, 'GET', bds)).body.items?.length, 0);
 	});

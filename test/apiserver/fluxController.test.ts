@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { startDemo, type Demo } from '../../src/apiserver/demo.ts';
 import {
 	reconcileRequestAnnotation,
@@ -10,16 +10,20 @@ import {
 } from '../../src/apiserver/fluxController.ts';
 import type { JsonObject } from '../../src/apiserver/patch.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
+import { kustomization as fluxKustomization } from '../support/objects.ts';
+import { reportPendingWaits, until } from '../support/wait.ts';
 import { metaOf, send, watch } from './client.ts';
+
+afterEach(reportPendingWaits);
+
+// The hang guard of every test here: each waits on the stand-in's status writes.
+const guard = { timeout: 30_000 };
 
 const kustomizations = '/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations';
 const readySince = '2025-11-20T09:00:00Z';
 
 function kustomization(name: string, suspend = false): JsonObject {
-	return {
-		apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
-		kind: 'Kustomization',
-		metadata: { name, namespace: 'flux-system' },
+	return fluxKustomization(name, {
 		spec: { interval: '10m', path: './apps', suspend },
 		status: {
 			observedGeneration: 1,
@@ -33,7 +37,7 @@ function kustomization(name: string, suspend = false): JsonObject {
 				},
 			],
 		},
-	};
+	});
 }
 
 function requestReconcile(
@@ -57,13 +61,17 @@ function statusOf(object: unknown): FluxStatus {
 	return status ?? {};
 }
 
-async function eventually<T>(read: () => Promise<T>, test: (value: T) => boolean): Promise<T> {
-	const until = Date.now() + 5000;
-	for (;;) {
-		const value = await read();
-		if (test(value) || Date.now() > until) return value;
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
+/** Waits until the store holds a Kustomization whose reconcile request `requestedAt` was handled. */
+async function handled(server: ApiServer, name: string, requestedAt: string): Promise<void> {
+	const type = server.store.typeOf('kustomize.toolkit.fluxcd.io/v1', 'Kustomization');
+	assert.ok(type);
+	await until(
+		() =>
+			statusOf(server.store.get(type, 'flux-system', name) ?? {}).lastHandledReconcileAt ===
+			requestedAt,
+		`${name} to have handled ${requestedAt}`,
+		[(listener) => server.store.subscribe(listener)],
+	);
 }
 
 describe('the Flux stand-in', () => {
@@ -80,52 +88,59 @@ describe('the Flux stand-in', () => {
 		await server.close();
 	});
 
-	it('records a reconcile request as handled in status, seen by a watch, leaving Ready alone', async () => {
-		const stream = await watch(
-			server,
-			`${kustomizations}?watch=1&resourceVersion=${server.store.resourceVersion}`,
-		);
-		try {
-			const requestedAt = '2025-06-01T12:00:00.000Z';
-			const patched = await requestReconcile(server, `${kustomizations}/apps`, requestedAt);
-			assert.equal(patched.status, 200);
-			assert.equal(statusOf(patched.body).lastHandledReconcileAt, undefined, 'not at once');
-			const events = await stream.waitFor(2);
-			const handled = events[1]?.object;
-			assert.equal(events[1]?.type, 'MODIFIED');
-			assert.equal(statusOf(handled).lastHandledReconcileAt, requestedAt);
-			assert.equal(statusOf(handled).conditions?.[0]?.lastTransitionTime, readySince);
-			const managedFields = metaOf(handled).managedFields as {
-				manager: string;
-				subresource?: string;
-			}[];
-			assert.ok(
-				managedFields.some(
-					(entry) => entry.manager === 'kustomize-controller' && entry.subresource === 'status',
-				),
-				JSON.stringify(managedFields),
+	it(
+		'records a reconcile request as handled in status, seen by a watch, leaving Ready alone',
+		guard,
+		async () => {
+			const stream = await watch(
+				server,
+				`${kustomizations}?watch=1&resourceVersion=${server.store.resourceVersion}`,
 			);
-		} finally {
-			stream.close();
-		}
-	});
+			try {
+				const requestedAt = '2025-06-01T12:00:00.000Z';
+				const patched = await requestReconcile(server, `${kustomizations}/apps`, requestedAt);
+				assert.equal(patched.status, 200);
+				assert.equal(statusOf(patched.body).lastHandledReconcileAt, undefined, 'not at once');
+				const events = await stream.waitFor(2);
+				const handled = events[1]?.object;
+				assert.equal(events[1]?.type, 'MODIFIED');
+				assert.equal(statusOf(handled).lastHandledReconcileAt, requestedAt);
+				assert.equal(statusOf(handled).conditions?.[0]?.lastTransitionTime, readySince);
+				const managedFields = metaOf(handled).managedFields as {
+					manager: string;
+					subresource?: string;
+				}[];
+				assert.ok(
+					managedFields.some(
+						(entry) => entry.manager === 'kustomize-controller' && entry.subresource === 'status',
+					),
+					JSON.stringify(managedFields),
+				);
+			} finally {
+				stream.close();
+			}
+		},
+	);
 
-	it('waits while the object is suspended and handles the request once it is resumed', async () => {
-		const requestedAt = '2025-06-01T13:00:00.000Z';
-		await requestReconcile(server, `${kustomizations}/paused`, requestedAt);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		const waiting = await send(server, 'GET', `${kustomizations}/paused`);
-		assert.equal(statusOf(waiting.body).lastHandledReconcileAt, undefined);
-		await send(server, 'PATCH', `${kustomizations}/paused`, {
-			contentType: 'application/merge-patch+json',
-			body: { spec: { suspend: false } },
-		});
-		const resumed = await eventually(
-			() => send(server, 'GET', `${kustomizations}/paused`),
-			(response) => statusOf(response.body).lastHandledReconcileAt !== undefined,
-		);
-		assert.equal(statusOf(resumed.body).lastHandledReconcileAt, requestedAt);
-	});
+	it(
+		'waits while the object is suspended and handles the request once it is resumed',
+		guard,
+		async () => {
+			const requestedAt = '2025-06-01T13:00:00.000Z';
+			await requestReconcile(server, `${kustomizations}/paused`, requestedAt);
+			// The same request on an object that is not suspended, made after: the stand-in answers requests in order
+			// (one delay each), so once this one is handled, one for the suspended object would have been too.
+			await requestReconcile(server, `${kustomizations}/apps`, requestedAt);
+			await handled(server, 'apps', requestedAt);
+			const waiting = await send(server, 'GET', `${kustomizations}/paused`);
+			assert.equal(statusOf(waiting.body).lastHandledReconcileAt, undefined);
+			await send(server, 'PATCH', `${kustomizations}/paused`, {
+				contentType: 'application/merge-patch+json',
+				body: { spec: { suspend: false } },
+			});
+			await handled(server, 'paused', requestedAt);
+		},
+	);
 });
 
 describe('the demo cluster without its scenario', () => {
@@ -145,7 +160,7 @@ describe('the demo cluster without its scenario', () => {
 		await rm(folder, { recursive: true, force: true });
 	});
 
-	it('answers a Flux reconcile request', async () => {
+	it('answers a Flux reconcile request', guard, async () => {
 		const platform = demo.servers.get('platform');
 		assert.ok(platform);
 		const requestedAt = new Date().toISOString();
@@ -153,11 +168,9 @@ describe('the demo cluster without its scenario', () => {
 			(await requestReconcile(platform, `${kustomizations}/apps`, requestedAt)).status,
 			200,
 		);
-		const handled = await eventually(
-			() => send(platform, 'GET', `${kustomizations}/apps`),
-			(response) => statusOf(response.body).lastHandledReconcileAt === requestedAt,
-		);
-		assert.equal(statusOf(handled.body).lastHandledReconcileAt, requestedAt);
-		assert.equal(statusOf(handled.body).conditions?.[0]?.lastTransitionTime, readySince);
+		await handled(platform, 'apps', requestedAt);
+		const answered = await send(platform, 'GET', `${kustomizations}/apps`);
+		assert.equal(statusOf(answered.body).lastHandledReconcileAt, requestedAt);
+		assert.equal(statusOf(answered.body).conditions?.[0]?.lastTransitionTime, readySince);
 	});
 });

@@ -6,13 +6,16 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { createCertificates } from '../../src/apiserver/certificates.ts';
 import { demoExamplesFolder } from '../../src/apiserver/demo.ts';
 import { kubeconfigText } from '../../src/apiserver/kubeconfig.ts';
 import { loadObjects, readObjects } from '../../src/apiserver/scenario.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
+import { reportPendingWaits, until, type Trigger } from '../support/wait.ts';
 import { metaOf, send } from './client.ts';
+
+afterEach(reportPendingWaits);
 
 function findKubectl(): string | undefined {
 	for (const folder of (process.env.PATH ?? '').split(delimiter)) {
@@ -131,57 +134,81 @@ describe('kubectl against the local API server', { skip }, () => {
 		assert.deepEqual(out, stored.body);
 	});
 
-	it('kubectl get bundledeployments -A -w sees a change made on the server', async () => {
-		const child = spawn(
-			kubectlPath ?? 'kubectl',
-			[`--kubeconfig=${join(folder, 'kubeconfig')}`, 'get', 'bundledeployments', '-A', '-w'],
-			{ env },
-		);
-		try {
-			let out = '';
-			let seen: () => void = () => {};
-			child.stdout.setEncoding('utf8');
-			child.stdout.on('data', (chunk: string) => {
-				out += chunk;
-				seen();
-			});
-			const lines = (): string[] => out.split('\n').filter((line) => line.trim() !== '');
-			const waitForLines = (count: number): Promise<void> =>
-				new Promise((resolve, reject) => {
-					const timer = setTimeout(() => reject(new Error(`kubectl -w printed:\n${out}`)), 10_000);
-					seen = () => {
-						if (lines().length >= count) {
-							clearTimeout(timer);
-							resolve();
-						}
-					};
-					seen();
+	it(
+		'kubectl get bundledeployments -A -w sees a change made on the server',
+		{ timeout: 60_000 },
+		async () => {
+			const child = spawn(
+				kubectlPath ?? 'kubectl',
+				[`--kubeconfig=${join(folder, 'kubeconfig')}`, 'get', 'bundledeployments', '-A', '-w'],
+				{ env },
+			);
+			try {
+				let out = '';
+				let err = '';
+				const listeners = new Set<() => void>();
+				const changed = (): void => {
+					for (const listener of [...listeners]) listener();
+				};
+				child.stdout.setEncoding('utf8');
+				child.stderr.setEncoding('utf8');
+				child.stdout.on('data', (chunk: string) => {
+					out += chunk;
+					changed();
 				});
-			const count = server.store.count(
-				server.store.typeOf('fleet.cattle.io/v1alpha1', 'BundleDeployment')!,
-			);
-			await waitForLines(count + 1);
-			// The watch is open once the list is printed; a change on the server must appear as a new line.
-			await new Promise((resolve) => setTimeout(resolve, 300));
-			const patched = await send(
-				server,
-				'PATCH',
-				'/apis/fleet.cattle.io/v1alpha1/namespaces/cluster-fleet-default-staging-1-ab9dec26139f/bundledeployments/shop-cache',
-				{
-					contentType: 'application/merge-patch+json',
-					body: { metadata: { labels: { touched: 'yes' } } },
-				},
-			);
-			assert.equal(patched.status, 200);
-			await waitForLines(count + 2);
-			assert.match(
-				lines()[count + 1] ?? '',
-				/^cluster-fleet-default-staging-1-ab9dec26139f\s+shop-cache\s/,
-			);
-		} finally {
-			child.kill();
-		}
-	});
+				child.stderr.on('data', (chunk: string) => {
+					err += chunk;
+				});
+				child.on('exit', changed);
+				const printed: Trigger = (listener) => {
+					listeners.add(listener);
+					return () => listeners.delete(listener);
+				};
+				// kubectl writes a table cell by cell, one write each, so a read can end inside a row: only rows that
+				// are complete count.
+				const lines = (): string[] => {
+					if (child.exitCode !== null) assert.fail(`kubectl -w ended:\n${out}\n${err}`);
+					return out
+						.slice(0, out.lastIndexOf('\n') + 1)
+						.split('\n')
+						.filter((line) => line.trim() !== '');
+				};
+				const count = server.store.count(
+					server.store.typeOf('fleet.cattle.io/v1alpha1', 'BundleDeployment')!,
+				);
+				await until(
+					() => lines().length >= count + 1,
+					() => `the list (printed:\n${out})`,
+					[printed],
+				);
+				// kubectl watches from the list's resourceVersion after printing it; change once that watch is open.
+				await until(() => server.openWatchCount() > 0, "kubectl's watch to open", [
+					(listener) => server.onWatchesChanged(listener),
+				]);
+				const patched = await send(
+					server,
+					'PATCH',
+					'/apis/fleet.cattle.io/v1alpha1/namespaces/cluster-fleet-default-staging-1-ab9dec26139f/bundledeployments/shop-cache',
+					{
+						contentType: 'application/merge-patch+json',
+						body: { metadata: { labels: { touched: 'yes' } } },
+					},
+				);
+				assert.equal(patched.status, 200);
+				await until(
+					() => lines().length >= count + 2,
+					() => `the change (printed:\n${out})`,
+					[printed],
+				);
+				assert.match(
+					lines()[count + 1] ?? '',
+					/^cluster-fleet-default-staging-1-ab9dec26139f\s+shop-cache\s+\S+$/,
+				);
+			} finally {
+				child.kill();
+			}
+		},
+	);
 
 	it('kubectl apply --validate=false -f <file>: created, then configured, then unchanged', async () => {
 		const file = join(folder, 'apply.yaml');

@@ -2,15 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
 import type { KubeObject } from '../../src/apiserver/store.ts';
+import { bundleDeployment } from '../support/objects.ts';
 import { metaOf, send, type Response } from './client.ts';
 
 function bd(name: string, namespace: string, labels: Record<string, string>): KubeObject {
-	return {
-		apiVersion: 'fleet.cattle.io/v1alpha1',
-		kind: 'BundleDeployment',
-		metadata: { name, namespace, labels },
-		spec: {},
-	};
+	return bundleDeployment(name, { namespace, labels });
 }
 
 const bds = '/apis/fleet.cattle.io/v1alpha1/bundledeployments';

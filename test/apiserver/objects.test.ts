@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
-import { configMap, gitRepo, gitRepos, metaOf, send } from './client.ts';
+import { gitRepo } from '../support/objects.ts';
+import { configMap, gitRepos, metaOf, send } from './client.ts';
 
 const fixedNow = new Date('2026-01-02T03:04:05.678Z');
 
@@ -57,13 +58,15 @@ describe('create, get, update and delete', () => {
 			[404, 'NotFound', 'gitrepos.fleet.cattle.io "missing" not found'],
 		);
 		const noNamespace = await send(server, 'POST', gitRepos('does-not-exist'), {
-			body: gitRepo('x', 'does-not-exist'),
+			body: gitRepo('x', { namespace: 'does-not-exist' }),
 		});
 		assert.deepEqual(
 			[noNamespace.status, noNamespace.body.message],
 			[404, 'namespaces "does-not-exist" not found'],
 		);
-		const mismatch = await send(server, 'POST', gitRepos(), { body: gitRepo('x', 'default') });
+		const mismatch = await send(server, 'POST', gitRepos(), {
+			body: gitRepo('x', { namespace: 'default' }),
+		});
 		assert.equal(mismatch.status, 400);
 		assert.equal(mismatch.body.reason, 'BadRequest');
 		const badName = await send(server, 'POST', gitRepos(), { body: gitRepo('Not_A_Name') });
@@ -189,7 +192,7 @@ describe('the status subresource', () => {
 		});
 		assert.equal(response.status, 200);
 		assert.deepEqual(response.body.status, { display: { state: 'Ready' } });
-		assert.deepEqual(response.body.spec, { repo: 'https://example.com/r' });
+		assert.deepEqual(response.body.spec, { repo: 'https://github.com/example/repo' });
 		assert.equal(metaOf(response.body).generation, 1);
 		assert.notEqual(metaOf(response.body).resourceVersion, metaOf(current).resourceVersion);
 	});
@@ -278,16 +281,21 @@ describe('finalizers and namespaces', () => {
 		});
 		assert.equal(created.status, 201);
 		assert.deepEqual(created.body.status, { phase: 'Active' });
-		await send(server, 'POST', gitRepos('team-x'), { body: gitRepo('r1', 'team-x') });
 		await send(server, 'POST', gitRepos('team-x'), {
-			body: { ...gitRepo('r2', 'team-x'), metadata: { name: 'r2', finalizers: ['x/y'] } },
+			body: gitRepo('r1', { namespace: 'team-x' }),
+		});
+		await send(server, 'POST', gitRepos('team-x'), {
+			body: {
+				...gitRepo('r2', { namespace: 'team-x' }),
+				metadata: { name: 'r2', finalizers: ['x/y'] },
+			},
 		});
 		const deleting = await send(server, 'DELETE', '/api/v1/namespaces/team-x');
 		assert.equal(deleting.status, 202);
 		assert.deepEqual(deleting.body.status, { phase: 'Terminating' });
 		assert.equal((await send(server, 'GET', `${gitRepos('team-x')}/r1`)).status, 404);
 		const blocked = await send(server, 'POST', gitRepos('team-x'), {
-			body: gitRepo('r3', 'team-x'),
+			body: gitRepo('r3', { namespace: 'team-x' }),
 		});
 		assert.deepEqual([blocked.status, blocked.body.reason], [403, 'Forbidden']);
 		await send(server, 'PATCH', `${gitRepos('team-x')}/r2`, {

@@ -5,9 +5,11 @@ import {
 	applyMergePatch,
 	applyStrategicMergePatch,
 	type Json,
+	type JsonObject,
 } from '../../src/apiserver/patch.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
-import { configMap, gitRepo, gitRepos, metaOf, send } from './client.ts';
+import { gitRepo } from '../support/objects.ts';
+import { configMap, gitRepos, metaOf, send } from './client.ts';
 
 describe('patch functions', () => {
 	it('merge patch: objects merge, null deletes, lists replace', () => {
@@ -152,7 +154,7 @@ describe('PATCH', () => {
 	before(async () => {
 		server = await startApiServer({ namespaces: ['fleet-default'] });
 		await send(server, 'POST', gitRepos(), {
-			body: gitRepo('patched', 'fleet-default', { repo: 'https://example.com/r', paths: ['a'] }),
+			body: gitRepo('patched', { spec: { repo: 'https://example.com/r', paths: ['a'] } }),
 		});
 	});
 	after(() => server.close());
@@ -369,7 +371,7 @@ describe('managedFields', () => {
 	const apply = (
 		name: string,
 		manager: string,
-		spec: Record<string, unknown>,
+		spec: JsonObject,
 		force = false,
 	): ReturnType<typeof send> =>
 		send(
@@ -378,7 +380,7 @@ describe('managedFields', () => {
 			`${gitRepos()}/${name}?fieldManager=${manager}${force ? '&force=true' : ''}`,
 			{
 				contentType: 'application/apply-patch+yaml',
-				body: JSON.stringify(gitRepo(name, 'fleet-default', spec)),
+				body: JSON.stringify(gitRepo(name, { spec })),
 			},
 		);
 	before(async () => {
@@ -388,7 +390,7 @@ describe('managedFields', () => {
 
 	it('records an Update entry for a create, a patch and an update, named by fieldManager or the User-Agent', async () => {
 		const created = await send(server, 'POST', `${gitRepos()}?fieldManager=creator`, {
-			body: gitRepo('owned', 'fleet-default', { repo: 'r', branch: 'main' }),
+			body: gitRepo('owned', { spec: { repo: 'r', branch: 'main' } }),
 		});
 		assert.equal(created.status, 201);
 		const creator = entryOf(created.body, 'creator');
@@ -476,7 +478,7 @@ describe('managedFields', () => {
 
 	it('lists every conflict by manager, as kube-apiserver does', async () => {
 		await send(server, 'POST', `${gitRepos()}?fieldManager=creator`, {
-			body: gitRepo('many', 'fleet-default', { repo: 'r', branch: 'main' }),
+			body: gitRepo('many', { spec: { repo: 'r', branch: 'main' } }),
 		});
 		const response = await apply('many', 'fleet', { repo: 'x', branch: 'dev' });
 		assert.equal(response.status, 409);

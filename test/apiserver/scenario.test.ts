@@ -2,25 +2,19 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { demoExamplesFolder, startDemo, type Demo } from '../../src/apiserver/demo.ts';
 import { demoClusters } from '../../src/apiserver/demoScenario.ts';
 import { loadObjects, playScenario, readObjects } from '../../src/apiserver/scenario.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
+import { reportPendingWaits, until } from '../support/wait.ts';
 import { metaOf, send, watch } from './client.ts';
 
-function waitUntil(test: () => boolean, timeoutMs = 3000): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const started = Date.now();
-		const poll = (): void => {
-			if (test()) resolve();
-			else if (Date.now() - started > timeoutMs) reject(new Error('condition not reached in time'));
-			else setTimeout(poll, 10);
-		};
-		poll();
-	});
-}
+afterEach(reportPendingWaits);
+
+// The hang guard of the tests that wait for a scenario to play.
+const guard = { timeout: 30_000 };
 
 describe('loading objects', () => {
 	it('reads every example object of the workspace and the demo cluster, and the server holds them all', async () => {
@@ -115,7 +109,7 @@ describe('playScenario', () => {
 		);
 	});
 
-	it('loops, restoring the starting objects and removing what a round created', async () => {
+	it('loops, restoring the starting objects and removing what a round created', guard, async () => {
 		const start = {
 			apiVersion: 'v1',
 			kind: 'ConfigMap',
@@ -125,6 +119,7 @@ describe('playScenario', () => {
 		server.store.put(start);
 		const errors: string[] = [];
 		const seen: [boolean, unknown][] = [];
+		const looked = new Set<() => void>();
 		const extra = {
 			apiVersion: 'v1',
 			kind: 'ConfigMap',
@@ -138,11 +133,13 @@ describe('playScenario', () => {
 					description: 'look at the round start',
 					action: {
 						kind: 'run',
-						run: (store) =>
-							void seen.push([
+						run: (store) => {
+							seen.push([
 								store.find(extra) !== undefined,
 								(store.find(start)?.data as { round?: string }).round,
-							]),
+							]);
+							for (const listener of [...looked]) listener();
+						},
 					},
 				},
 				{
@@ -162,7 +159,12 @@ describe('playScenario', () => {
 				onError: (_step, error) => errors.push(error.message),
 			},
 		);
-		await waitUntil(() => seen.length >= 3);
+		await until(() => seen.length >= 3, 'three rounds', [
+			(listener) => {
+				looked.add(listener);
+				return () => looked.delete(listener);
+			},
+		]);
 		playback.stop();
 		assert.deepEqual(errors, []);
 		assert.deepEqual(seen.slice(0, 3), [
@@ -232,41 +234,52 @@ describe('the demo cluster', () => {
 		);
 	});
 
-	it('plays the Fleet rollout: prod-us-1 fails and the GitRepo status follows its BundleDeployments', async () => {
-		const fleet = demo.servers.get('fleet-mgmt');
-		assert.ok(fleet);
-		const bdType = fleet.store.typeOf('fleet.cattle.io/v1alpha1', 'BundleDeployment');
-		const gitRepoType = fleet.store.typeOf('fleet.cattle.io/v1alpha1', 'GitRepo');
-		assert.ok(bdType && gitRepoType);
-		const stateOf = (): unknown =>
-			(
-				fleet.store.get(bdType, 'cluster-fleet-default-prod-us-1-04523fc383a2', 'shop-frontend')
-					?.status as { display?: { state?: string } } | undefined
-			)?.display?.state;
-		await waitUntil(() => stateOf() === 'ErrApplied', 5000);
-		const gitRepo = fleet.store.get(gitRepoType, 'fleet-default', 'shop');
-		const display = (
-			gitRepo?.status as
-				{ display?: { state?: string; readyBundleDeployments?: string } } | undefined
-		)?.display;
-		assert.equal(display?.state, 'ErrApplied');
-		assert.match(String(display?.readyBundleDeployments), /^\d\/6$/);
-	});
+	it(
+		'plays the Fleet rollout: prod-us-1 fails and the GitRepo status follows its BundleDeployments',
+		guard,
+		async () => {
+			const fleet = demo.servers.get('fleet-mgmt');
+			assert.ok(fleet);
+			const bdType = fleet.store.typeOf('fleet.cattle.io/v1alpha1', 'BundleDeployment');
+			const gitRepoType = fleet.store.typeOf('fleet.cattle.io/v1alpha1', 'GitRepo');
+			assert.ok(bdType && gitRepoType);
+			const stateOf = (): unknown =>
+				(
+					fleet.store.get(bdType, 'cluster-fleet-default-prod-us-1-04523fc383a2', 'shop-frontend')
+						?.status as { display?: { state?: string } } | undefined
+				)?.display?.state;
+			await until(() => stateOf() === 'ErrApplied', 'prod-us-1 to fail', [
+				(listener) => fleet.store.subscribe(listener),
+			]);
+			const gitRepo = fleet.store.get(gitRepoType, 'fleet-default', 'shop');
+			const display = (
+				gitRepo?.status as
+					{ display?: { state?: string; readyBundleDeployments?: string } } | undefined
+			)?.display;
+			assert.equal(display?.state, 'ErrApplied');
+			assert.match(String(display?.readyBundleDeployments), /^\d\/6$/);
+		},
+	);
 
-	it('plays the KubeStellar rollout: the ITS WorkStatus objects follow the WDS generation', async () => {
-		const its = demo.servers.get('kubestellar-its');
-		const wds = demo.servers.get('kubestellar-wds');
-		assert.ok(its && wds);
-		const wsType = its.store.typeOf('control.kubestellar.io/v1alpha1', 'WorkStatus');
-		assert.ok(wsType);
-		await waitUntil(
-			() =>
-				its.store
-					.all(wsType, 'cluster3')
-					.some((ws) => (ws.status as { observedGeneration?: number }).observedGeneration === 2),
-			5000,
-		);
-		const deployment = await send(wds, 'GET', '/apis/apps/v1/namespaces/nginx/deployments/nginx');
-		assert.equal(metaOf(deployment.body).generation, 2);
-	});
+	it(
+		'plays the KubeStellar rollout: the ITS WorkStatus objects follow the WDS generation',
+		guard,
+		async () => {
+			const its = demo.servers.get('kubestellar-its');
+			const wds = demo.servers.get('kubestellar-wds');
+			assert.ok(its && wds);
+			const wsType = its.store.typeOf('control.kubestellar.io/v1alpha1', 'WorkStatus');
+			assert.ok(wsType);
+			await until(
+				() =>
+					its.store
+						.all(wsType, 'cluster3')
+						.some((ws) => (ws.status as { observedGeneration?: number }).observedGeneration === 2),
+				'a WorkStatus of cluster3 to observe generation 2',
+				[(listener) => its.store.subscribe(listener)],
+			);
+			const deployment = await send(wds, 'GET', '/apis/apps/v1/namespaces/nginx/deployments/nginx');
+			assert.equal(metaOf(deployment.body).generation, 2);
+		},
+	);
 });

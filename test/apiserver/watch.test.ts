@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
-import { configMap, gitRepo, gitRepos, metaOf, send, watch } from './client.ts';
+import { gitRepo } from '../support/objects.ts';
+import { configMap, gitRepos, metaOf, send, watch } from './client.ts';
 
 const cms = '/api/v1/namespaces/default/configmaps';
 
@@ -86,11 +87,19 @@ describe('watch', () => {
 			await createConfigMap(server, 'one');
 			await send(server, 'POST', gitRepos(), { body: gitRepo('two') });
 			await send(server, 'POST', gitRepos(), { body: gitRepo('one') });
-			const events = await stream.waitFor(1);
-			await new Promise((resolve) => setTimeout(resolve, 50));
+			// A change that matches, made last: a watch delivers in order, so once it is in, nothing before it is
+			// still on its way.
+			await send(server, 'PATCH', `${gitRepos()}/one`, {
+				contentType: 'application/merge-patch+json',
+				body: { metadata: { labels: { marker: 'yes' } } },
+			});
+			const events = await stream.waitFor(2);
 			assert.deepEqual(
 				events.map((event) => [event.type, event.object.kind, metaOf(event.object).name]),
-				[['ADDED', 'GitRepo', 'one']],
+				[
+					['ADDED', 'GitRepo', 'one'],
+					['MODIFIED', 'GitRepo', 'one'],
+				],
 			);
 		} finally {
 			stream.close();
