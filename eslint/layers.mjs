@@ -41,7 +41,7 @@ const allowedImports = {
 					node,
 					message: `${from} may not import ${to ?? relative(root, target)}${
 						layer.typesFrom?.includes(to)
-							? ` except as \`import type\` (or lazily through ${layer.lazyEntries?.join(', ')})`
+							? ` except as \`import type\`${layer.lazyEntries ? ` (or lazily through ${layer.lazyEntries.join(', ')})` : ''}`
 							: ''
 					}: ${layer.why}`,
 				});
@@ -114,8 +114,14 @@ export const layers = {
 		forbidden: ['vscode', '@kubernetes/client-node'],
 		why: 'the local API server speaks the wire protocol itself: no vscode, no client-node, no src/k8s.',
 	},
-	'src/vscode': {
+	'src/live': {
 		folders: ['src/core'],
+		typesFrom: ['src/k8s'],
+		packages: [],
+		why: 'src/live feeds live contexts into the graph for any front end: no vscode, no packages, and src/k8s only as types (the front end injects the client it loads lazily, dist/k8s.cjs).',
+	},
+	'src/vscode': {
+		folders: ['src/core', 'src/live'],
 		typesFrom: ['src/k8s'],
 		lazyEntries: ['src/k8s/index.ts'],
 		packages: 'any',

@@ -21,7 +21,7 @@ if ! command -v kubectl >/dev/null && command -v apt-get >/dev/null && [ "$(id -
 	echo "installing Debian's kubernetes-client (kubectl)"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends kubernetes-client >/dev/null
 fi
-"$node24" --test --test-reporter=spec "test/apiserver/**/*.test.ts" $(ls test/k8s/*.test.ts >/dev/null 2>&1 && echo "test/k8s/**/*.test.ts")
+"$node24" --test --test-reporter=spec "test/apiserver/**/*.test.ts" $(ls test/k8s/*.test.ts >/dev/null 2>&1 && echo "test/k8s/**/*.test.ts") "test/live/**/*.test.ts"
 
 step "CLI end to end (node $($node24 --version))"
 "$node24" --test --test-reporter=spec test/cli/*.test.mjs

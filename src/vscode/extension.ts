@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
+import type { LiveFeed } from '../live/liveFeed.ts';
 import type { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
 import { registerEditorFeatures } from './editor/editorFeatures.ts';
 import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
 import { registerContextPicker } from './live/contextPicker.ts';
 import { registerLiveActionCommands } from './live/liveActionCommands.ts';
-import { LiveClusters } from './live/liveClusters.ts';
+import { createLiveFeed } from './live/liveFeedWiring.ts';
 import { registerLiveObjectCommands } from './live/liveObjectCommands.ts';
 import { registerWatchConsumers } from './live/watchConsumers.ts';
 import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
@@ -24,7 +25,7 @@ export interface ExtensionApi {
 	readonly view: vscode.TreeView<string>;
 	readonly provider: ResourceTreeProvider;
 	readonly manifests: WorkspaceManifests;
-	readonly live: LiveClusters;
+	readonly live: LiveFeed;
 	readonly diagnostics: ManifestDiagnostics;
 }
 
@@ -44,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	// The sources report changes only once started, by which time everything below exists to take them.
 	let graphChanged = (_changes: ChangedNodes): void => {};
 	const manifests = new WorkspaceManifests(graph, log, (changes) => graphChanged(changes));
-	const live = new LiveClusters(graph, log, (changes) => graphChanged(changes));
+	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
 	provider.setOnDemandChildren(live);
 	context.subscriptions.push(
 		log,
@@ -98,7 +99,7 @@ function startOnFirstUse(deps: {
 	readonly graph: ResourceGraph;
 	readonly provider: ResourceTreeProvider;
 	readonly manifests: WorkspaceManifests;
-	readonly live: LiveClusters;
+	readonly live: LiveFeed;
 	readonly log: Log;
 	readonly refreshSummary: () => void;
 	readonly activatedAt: number;

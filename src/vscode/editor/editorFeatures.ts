@@ -4,7 +4,7 @@ import { ManifestDiagnostics } from '../diagnostics/manifestDiagnostics.ts';
 import { QuickFixProvider } from '../diagnostics/quickFixProvider.ts';
 import { ManifestHoverProvider } from '../hovers/manifestHoverProvider.ts';
 import { LiveStatusCodeLensProvider, liveStatusLookup } from '../live/liveCodeLens.ts';
-import type { LiveClusters } from '../live/liveClusters.ts';
+import type { LiveFeed } from '../../live/liveFeed.ts';
 
 /**
  * Registers the features of YAML editors: diagnostics, quick fixes, hovers and live-status CodeLenses. Returns the
@@ -12,7 +12,7 @@ import type { LiveClusters } from '../live/liveClusters.ts';
  */
 export function registerEditorFeatures(
 	context: vscode.ExtensionContext,
-	deps: { readonly graph: ResourceGraph; readonly live: LiveClusters },
+	deps: { readonly graph: ResourceGraph; readonly live: LiveFeed },
 ): { readonly liveLenses: LiveStatusCodeLensProvider; readonly diagnostics: ManifestDiagnostics } {
 	const { graph, live } = deps;
 	// They work on open YAML documents alone: no cluster, no workspace scan needed (untrusted too).

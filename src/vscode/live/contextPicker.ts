@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { LiveClusters } from './liveClusters.ts';
+import type { LiveFeed } from '../../live/liveFeed.ts';
 
 /**
  * Registers Choose Contexts (which kube contexts the tree shows), and restarts the sessions whenever the clusters
  * settings change, whether that command or the user changed them.
  */
-export function registerContextPicker(context: vscode.ExtensionContext, live: LiveClusters): void {
+export function registerContextPicker(context: vscode.ExtensionContext, live: LiveFeed): void {
 	context.subscriptions.push(
 		vscode.commands.registerCommand('kubeStatusLens.clusters.chooseContexts', () =>
 			chooseContextsCommand(live),
@@ -16,7 +16,7 @@ export function registerContextPicker(context: vscode.ExtensionContext, live: Li
 	);
 }
 
-async function chooseContextsCommand(live: LiveClusters): Promise<void> {
+async function chooseContextsCommand(live: LiveFeed): Promise<void> {
 	const { contexts, current } = await live.availableContexts();
 	if (contexts.length === 0) {
 		void vscode.window.showInformationMessage('The kubeconfig defines no context.');

@@ -5,12 +5,13 @@ import type { StatusResult } from '../../core/status/result.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
 import { type TreeNode } from '../../core/tree/treeNode.ts';
-import { liveRootId, type LiveClusters } from './liveClusters.ts';
+import type { LiveFeed } from '../../live/liveFeed.ts';
+import { liveRootId } from '../../live/liveRoots.ts';
 
 /** The live counterpart of a workspace object (same kind, namespace, name) in the first context that has it. */
 function liveNodeOf(
 	graph: ResourceGraph,
-	live: LiveClusters,
+	live: LiveFeed,
 	key: string,
 ): { context: string; node: TreeNode } | undefined {
 	for (const context of live.contexts) {
@@ -24,7 +25,7 @@ function liveNodeOf(
 /** For hovers: the engine's verdict on the live object with this identity. */
 export function liveStatusLookup(
 	graph: ResourceGraph,
-	live: LiveClusters,
+	live: LiveFeed,
 ): (ref: ObjectRef) => StatusResult | undefined {
 	return (ref) => {
 		const key = objectKeyOf({
@@ -41,7 +42,7 @@ export class LiveStatusCodeLensProvider implements vscode.CodeLensProvider, vsco
 	private readonly emitter = new vscode.EventEmitter<void>();
 	readonly onDidChangeCodeLenses = this.emitter.event;
 	private readonly graph: ResourceGraph;
-	private readonly live: LiveClusters;
+	private readonly live: LiveFeed;
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	/** Documents whose last lenses showed live objects: they use the watches while visible. */
 	private readonly withLiveLenses = new Set<string>();
@@ -49,7 +50,7 @@ export class LiveStatusCodeLensProvider implements vscode.CodeLensProvider, vsco
 	/** Fires when a document starts or stops having live lenses. */
 	readonly onDidChangeUsage = this.usageEmitter.event;
 
-	constructor(graph: ResourceGraph, live: LiveClusters) {
+	constructor(graph: ResourceGraph, live: LiveFeed) {
 		this.graph = graph;
 		this.live = live;
 	}

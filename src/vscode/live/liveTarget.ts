@@ -4,12 +4,13 @@ import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type * as k8sModule from '../../k8s/index.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Log } from '../log.ts';
-import { liveContextOf, type LiveClusters } from './liveClusters.ts';
+import type { LiveFeed } from '../../live/liveFeed.ts';
+import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
 
 /** What the live commands work with. */
 export interface LiveCommandDeps {
 	readonly graph: ResourceGraph;
-	readonly live: LiveClusters;
+	readonly live: LiveFeed;
 	readonly log: Log;
 }
 
@@ -48,7 +49,7 @@ export function loadK8sActions(): Promise<K8sActions> {
 export function liveTargetOf(deps: LiveCommandDeps, id: unknown): LiveTarget | undefined {
 	const node = typeof id === 'string' ? deps.graph.node(id) : undefined;
 	const kubeconfig = deps.live.kubeconfig;
-	if (!node?.ref || !node.rootId.startsWith('live:') || !kubeconfig) {
+	if (!node?.ref || contextOfLiveRoot(node.rootId) === undefined || !kubeconfig) {
 		void vscode.window.showInformationMessage('Choose a live object in the Kube Status Lens tree.');
 		return undefined;
 	}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { mergeScheme } from '../mergePreview/mergePreviewProvider.ts';
 import type { LiveStatusCodeLensProvider } from './liveCodeLens.ts';
-import type { LiveClusters } from './liveClusters.ts';
+import type { LiveFeed } from '../../live/liveFeed.ts';
 
 /**
  * Registers what the watches run for: the visible tree, the status bar of a focused window, a visible editor with
@@ -12,7 +12,7 @@ export function registerWatchConsumers(
 	context: vscode.ExtensionContext,
 	deps: {
 		readonly view: vscode.TreeView<string>;
-		readonly live: LiveClusters;
+		readonly live: LiveFeed;
 		readonly liveLenses: LiveStatusCodeLensProvider;
 		readonly ensureStarted: () => Promise<void>;
 		readonly refreshSummary: () => void;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ResourceGraph } from '../../core/tree/model.ts';
-import type { LiveClusters } from '../live/liveClusters.ts';
+import type { LiveFeed } from '../../live/liveFeed.ts';
 
 /**
  * Registers the problems summary: a status bar item and the badge of the view. Returns what refreshes both, called
@@ -11,7 +11,7 @@ export function registerProblemsSummary(
 	deps: {
 		readonly graph: ResourceGraph;
 		readonly view: vscode.TreeView<string>;
-		readonly live: LiveClusters;
+		readonly live: LiveFeed;
 	},
 ): () => void {
 	const { graph, view, live } = deps;
@@ -33,17 +33,31 @@ export function registerProblemsSummary(
 			statusBar.hide();
 			return;
 		}
-		statusBar.text = summaryText(problems, live.troubledContexts);
+		statusBar.text = summaryText(problems, live.syncingContexts, live.troubledContexts);
 		statusBar.tooltip = summaryTooltip(problems, objects, live);
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();
 	};
 }
 
-/** "3 in error" or "all ready", and which contexts cannot be used now. */
-function summaryText(problems: number, troubled: readonly string[]): string {
+/**
+ * "3 in error" or "all ready", which contexts are still syncing (then nothing is "all ready" yet), and which cannot
+ * be used now.
+ */
+function summaryText(
+	problems: number,
+	syncing: readonly string[],
+	troubled: readonly string[],
+): string {
 	return [
-		problems > 0 ? `$(error) ${problems} in error` : '$(pass) all ready',
+		...(problems > 0
+			? [`$(error) ${problems} in error`]
+			: syncing.length === 0
+				? ['$(pass) all ready']
+				: []),
+		...(syncing.length > 0
+			? [`$(sync~spin) syncing ${syncing.length === 1 ? syncing[0] : `${syncing.length} contexts`}`]
+			: []),
 		...(troubled.length > 0
 			? [
 					`$(debug-disconnect) ${troubled.length === 1 ? troubled[0] : `${troubled.length} contexts`} unavailable`,
@@ -53,7 +67,7 @@ function summaryText(problems: number, troubled: readonly string[]): string {
 }
 
 /** The counts, each context's state, and what the watches run for (or that they are paused). */
-function summaryTooltip(problems: number, objects: number, live: LiveClusters): string {
+function summaryTooltip(problems: number, objects: number, live: LiveFeed): string {
 	const contexts = live.summary;
 	return [
 		problems > 0

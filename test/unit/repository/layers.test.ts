@@ -38,8 +38,23 @@ tester.run('layers/allowed-imports', rule, {
 			options,
 		},
 		{
-			filename: file('src/vscode/live/liveClusters.ts'),
+			filename: file('src/vscode/live/liveFeedWiring.ts'),
 			code: "import type { Session } from '../../k8s/session.ts';\nconst k8s = () => import('../../k8s/index.ts');",
+			options,
+		},
+		{
+			filename: file('src/vscode/live/liveFeedWiring.ts'),
+			code: "import { LiveFeed } from '../../live/liveFeed.ts';",
+			options,
+		},
+		{
+			filename: file('src/live/liveFeed.ts'),
+			code: "import { wdsContextsOf } from '../core/merge/contextPairing.ts';\nimport { ContextFeed } from './contextFeed.ts';",
+			options,
+		},
+		{
+			filename: file('src/live/feedDependencies.ts'),
+			code: "import type * as k8s from '../k8s/index.ts';\nimport { type Session } from '../k8s/session.ts';",
 			options,
 		},
 	],
@@ -105,13 +120,13 @@ tester.run('layers/allowed-imports', rule, {
 			errors: 1,
 		},
 		{
-			filename: file('src/vscode/live/liveClusters.ts'),
+			filename: file('src/vscode/live/liveFeedWiring.ts'),
 			code: "import { createSession } from '../../k8s/index.ts';",
 			options,
 			errors: 1,
 		},
 		{
-			filename: file('src/vscode/live/liveClusters.ts'),
+			filename: file('src/vscode/live/liveFeedWiring.ts'),
 			code: "const s = () => import('../../k8s/session.ts');",
 			options,
 			errors: 1,
@@ -119,6 +134,59 @@ tester.run('layers/allowed-imports', rule, {
 		{
 			filename: file('src/vscode/extension.ts'),
 			code: "import { x } from '../apiserver/store.ts';",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/live/liveFeed.ts'),
+			code: "import * as vscode from 'vscode';",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/live/liveFeed.ts'),
+			code: "import { KubeConfig } from '@kubernetes/client-node';",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/live/liveFeed.ts'),
+			code: "import { setTimeout } from 'node:timers/promises';",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/live/liveFeed.ts'),
+			code: "import { createSession } from '../k8s/index.ts';",
+			options,
+			errors: [
+				{
+					message:
+						/^src\/live may not import src\/k8s except as `import type`: src\/live feeds/ as never,
+				},
+			],
+		},
+		{
+			filename: file('src/live/liveFeed.ts'),
+			code: "const k8s = () => import('../k8s/index.ts');",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/live/liveFeed.ts'),
+			code: "import { readClusterSettings } from '../vscode/settings.ts';",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/k8s/session.ts'),
+			code: "import { LiveFeed } from '../live/liveFeed.ts';",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/core/tree/model.ts'),
+			code: "import type { LiveFeed } from '../../live/liveFeed.ts';",
 			options,
 			errors: 1,
 		},

@@ -1,0 +1,395 @@
+// The live feed (src/live) against the project's demo cluster (src/apiserver) through the real cluster client
+// (src/k8s): what the graph holds after the cluster changes, restarts, pauses, and the syncing state.
+//
+// No test sleeps: every wait is for something that happens (a graph change, a session event, a watch opening or
+// closing on the server), and node:test's per-test timeout is the hang guard.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, it as test } from 'node:test';
+import { startDemo, type Demo } from '../../src/apiserver/demo.ts';
+import type { ApiServer } from '../../src/apiserver/server.ts';
+import type { KubeObject } from '../../src/apiserver/store.ts';
+import type { ContextPair } from '../../src/core/merge/contextPairing.ts';
+import { objectKeyOf } from '../../src/core/tree/linking.ts';
+import { ResourceGraph } from '../../src/core/tree/model.ts';
+import * as k8s from '../../src/k8s/index.ts';
+import type { Session } from '../../src/k8s/session.ts';
+import type { ClusterClient } from '../../src/live/feedDependencies.ts';
+import { LiveFeed } from '../../src/live/liveFeed.ts';
+import { liveRootId } from '../../src/live/liveRoots.ts';
+import { reportPendingWaits, until, type Trigger } from '../support/wait.ts';
+
+afterEach(reportPendingWaits);
+
+// Every test here has a hang guard, as its waits have no deadline of their own.
+function it(name: string, fn: () => Promise<void>): void {
+	void test(name, { timeout: 30_000 }, fn);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Harness
+
+/** A feed over demo clusters (timelines not playing), with every session it created. */
+interface Harness {
+	readonly demo: Demo;
+	readonly graph: ResourceGraph;
+	readonly feed: LiveFeed;
+	/** Every session the feed created, in order, and those it disposed. */
+	readonly sessions: Session[];
+	readonly disposed: Set<Session>;
+	/** Fires after every graph change the feed reports. */
+	readonly graphChanged: Trigger;
+	server(context: string): ApiServer;
+	session(context: string): Session;
+	close(): Promise<void>;
+}
+
+async function startHarness(options: {
+	readonly clusters: readonly string[];
+	readonly pairs?: readonly ContextPair[];
+	/** Stands between the feed and the cluster client it loads (to hold the first load, as a slow import does). */
+	readonly loadClient?: (client: ClusterClient) => Promise<ClusterClient>;
+}): Promise<Harness> {
+	const dir = await mkdtemp(path.join(tmpdir(), 'ksl-live-'));
+	const demo = await startDemo({
+		kubeconfigPath: path.join(dir, 'kubeconfig'),
+		play: false,
+		clusters: options.clusters,
+	});
+	const graph = new ResourceGraph();
+	const listeners = new Set<() => void>();
+	const sessions: Session[] = [];
+	const disposed = new Set<Session>();
+	const client: ClusterClient = {
+		loadKubeconfig: k8s.loadKubeconfig,
+		toneOfState: k8s.toneOfState,
+		createSession(sessionOptions) {
+			const session = k8s.createSession(sessionOptions);
+			const dispose = session.dispose.bind(session);
+			session.dispose = () => {
+				disposed.add(session);
+				dispose();
+			};
+			sessions.push(session);
+			return session;
+		},
+	};
+	const feed = new LiveFeed({
+		graph,
+		onChanged: () => {
+			for (const listener of [...listeners]) listener();
+		},
+		loadClient: () => options.loadClient?.(client) ?? Promise.resolve(client),
+		readSettings: () => ({
+			enabled: true,
+			kubeconfig: demo.kubeconfigPath,
+			contexts: options.clusters,
+			namespaces: [],
+			bundleDeploymentThreshold: 20_000,
+			kubestellarPairs: options.pairs ?? [],
+		}),
+		log: { info: () => undefined, warn: () => undefined },
+		showProgress: (task) => task(() => undefined),
+	});
+	return {
+		demo,
+		graph,
+		feed,
+		sessions,
+		disposed,
+		graphChanged(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		server(context) {
+			const server = demo.servers.get(context);
+			assert.ok(server, `the demo serves ${context}`);
+			return server;
+		},
+		session(context) {
+			const session = sessions.find((each) => each.context === context && !disposed.has(each));
+			assert.ok(session, `an open session for ${context}`);
+			return session;
+		},
+		async close() {
+			feed.dispose();
+			// Sessions a defect leaked must not keep the process alive.
+			for (const session of sessions) session.dispose();
+			await demo.stop();
+			await rm(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+async function withHarness(
+	options: Parameters<typeof startHarness>[0],
+	body: (harness: Harness) => Promise<void>,
+): Promise<void> {
+	const harness = await startHarness(options);
+	try {
+		await body(harness);
+	} finally {
+		await harness.close();
+	}
+}
+
+function watchesChanged(server: ApiServer): Trigger {
+	return (listener) => server.onWatchesChanged(listener);
+}
+
+function objectEvents(session: Session): Trigger {
+	return (listener) => session.onObject(() => listener());
+}
+
+/** Resolves once every chosen context has a root whose session is ready (its first sync ended). */
+function everyContextReady(harness: Harness, contexts: number): Promise<void> {
+	return until(
+		() =>
+			harness.feed.summary.length === contexts &&
+			harness.feed.summary.every((line) => line.endsWith(': ready')),
+		() => `every context ready (${harness.feed.summary.join('; ')})`,
+		[harness.graphChanged],
+	);
+}
+
+const harborDr = {
+	apiVersion: 'goharbor.io/v1beta1',
+	kind: 'HarborCluster',
+	metadata: { namespace: 'harbor-dr', name: 'harbor-dr' },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tests
+
+describe('what the graph holds follows the cluster', () => {
+	it('removes an object of the first list when the cluster deletes it', () =>
+		withHarness({ clusters: ['platform'] }, async (harness) => {
+			await harness.feed.start();
+			await everyContextReady(harness, 1);
+			const root = liveRootId('platform');
+			const key = objectKeyOf(harborDr);
+			assert.ok(harness.graph.objectOf(root, key), 'harbor-dr came with the first list');
+			const count = harness.graph.objectCount(root);
+			const session = harness.session('platform');
+
+			harness.server('platform').store.deleteObject(harborDr);
+			// The feed hears each event before this wait does: once the session's cache lacks the object, the
+			// feed has had the removal.
+			await until(() => session.store.get(key) === undefined, 'the session to see the deletion', [
+				objectEvents(session),
+			]);
+			assert.equal(harness.graph.objectOf(root, key), undefined, 'harbor-dr left the root');
+			assert.equal(harness.graph.objectCount(root), count - 1);
+		}));
+
+	it('takes a WorkStatus of the first list of an ITS context out of the paired WDS root when it is deleted', () =>
+		withHarness(
+			{
+				clusters: ['kubestellar-wds', 'kubestellar-its'],
+				pairs: [{ wds: 'kubestellar-wds', its: 'kubestellar-its', wdsName: 'wds1' }],
+			},
+			async (harness) => {
+				await harness.feed.start();
+				await everyContextReady(harness, 2);
+				const wdsRoot = liveRootId('kubestellar-wds');
+				const itsRoot = liveRootId('kubestellar-its');
+				const workStatus = harness.graph
+					.objectsOf(itsRoot)
+					.find(
+						(object) =>
+							object.kind === 'WorkStatus' &&
+							harness.graph.objectOf(wdsRoot, objectKeyOf(object)) !== undefined,
+					);
+				assert.ok(workStatus, 'a WorkStatus of the first list was copied into the WDS root');
+				const key = objectKeyOf(workStatus);
+				const session = harness.session('kubestellar-its');
+
+				harness
+					.server('kubestellar-its')
+					.store.deleteObject(structuredClone(workStatus) as KubeObject);
+				await until(
+					() => session.store.get(key) === undefined,
+					'the ITS session to see the deletion',
+					[objectEvents(session)],
+				);
+				assert.equal(harness.graph.objectOf(wdsRoot, key), undefined, 'gone from the WDS root');
+				assert.equal(harness.graph.objectOf(itsRoot, key), undefined, 'gone from the ITS root');
+			},
+		));
+});
+
+describe('restarts', () => {
+	it('leaves one session per context when restarted while the contexts are still opening', async () => {
+		let entered = (): void => undefined;
+		const opening = new Promise<void>((resolve) => {
+			entered = resolve;
+		});
+		let release = (): void => undefined;
+		const released = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		let loads = 0;
+		await withHarness(
+			{
+				clusters: ['platform'],
+				// The first load of the client is held, as the first use waits for dist/k8s.cjs to load.
+				loadClient: async (client) => {
+					if (++loads === 1) {
+						entered();
+						await released;
+					}
+					return client;
+				},
+			},
+			async (harness) => {
+				const server = harness.server('platform');
+				const starting = harness.feed.start();
+				await opening;
+				// A settings change, then Choose Contexts, both while the first opening waits.
+				const restarts = [harness.feed.restart(), harness.feed.restart()];
+				release();
+				await Promise.all([starting, ...restarts]);
+
+				const open = (): Session[] =>
+					harness.sessions.filter((session) => !harness.disposed.has(session));
+				const watchesOf = (session: Session): number =>
+					session.status().resources.filter((resource) => resource.state.kind === 'ready').length;
+				// Every open session is ready and the server holds exactly their watches.
+				await until(
+					() =>
+						open().length > 0 &&
+						open().every((session) => session.status().state.kind === 'ready') &&
+						server.openWatchCount() ===
+							open().reduce((sum, session) => sum + watchesOf(session), 0),
+					() =>
+						`every open session ready with its watches (${open().length} open, ${server.openWatchCount()} watches)`,
+					[harness.graphChanged, watchesChanged(server)],
+				);
+				const [session, ...leaked] = open();
+				assert.ok(session);
+				assert.equal(leaked.length, 0, `one session for the context, not ${open().length}`);
+				assert.ok(watchesOf(session) > 0);
+				assert.equal(server.openWatchCount(), watchesOf(session), "one context's worth of watches");
+				assert.deepEqual(harness.feed.contexts, ['platform']);
+
+				harness.feed.dispose();
+				await until(
+					() => server.openWatchCount() === 0,
+					() => `every watch to close after dispose (${server.openWatchCount()} open)`,
+					[watchesChanged(server)],
+				);
+			},
+		);
+	});
+
+	it('opens nothing when disposed while the contexts are still opening', async () => {
+		let entered = (): void => undefined;
+		const opening = new Promise<void>((resolve) => {
+			entered = resolve;
+		});
+		let release = (): void => undefined;
+		const released = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		await withHarness(
+			{
+				clusters: ['platform'],
+				loadClient: async (client) => {
+					entered();
+					await released;
+					return client;
+				},
+			},
+			async (harness) => {
+				const starting = harness.feed.start();
+				await opening;
+				harness.feed.dispose();
+				release();
+				await starting;
+				assert.equal(harness.sessions.length, 0);
+				assert.deepEqual(harness.graph.roots(), []);
+			},
+		);
+	});
+});
+
+describe('consumers pause and resume the watches', () => {
+	it('keeps the cache while paused and catches up with what changed meanwhile', () =>
+		withHarness({ clusters: ['platform'] }, async (harness) => {
+			const server = harness.server('platform');
+			const root = liveRootId('platform');
+			harness.feed.setConsumers(['tree']);
+			await harness.feed.start();
+			await everyContextReady(harness, 1);
+			const count = harness.graph.objectCount(root);
+			const harborProd = {
+				apiVersion: 'goharbor.io/v1beta1',
+				kind: 'HarborCluster',
+				metadata: { namespace: 'harbor-prod', name: 'harbor-prod' },
+			};
+			const added = {
+				apiVersion: 'goharbor.io/v1beta1',
+				kind: 'HarborCluster',
+				metadata: { namespace: 'harbor-dr', name: 'harbor-added' },
+				spec: {},
+			};
+
+			harness.feed.setConsumers([]);
+			await until(
+				() =>
+					server.openWatchCount() === 0 &&
+					harness.feed.summary.every((line) => line.endsWith(': paused')),
+				() =>
+					`the watches to close (${server.openWatchCount()} open; ${harness.feed.summary.join('; ')})`,
+				[watchesChanged(server), harness.graphChanged],
+			);
+			assert.equal(harness.graph.objectCount(root), count, 'the cache stays while paused');
+
+			server.store.deleteObject(harborDr);
+			server.store.put(added);
+			const prod = server.store.find(harborProd);
+			assert.ok(prod);
+			server.store.put({
+				...prod,
+				metadata: { ...(prod.metadata as object), labels: { changed: 'while-paused' } },
+			});
+			assert.ok(
+				harness.graph.objectOf(root, objectKeyOf(harborDr)),
+				'nothing arrives while paused',
+			);
+
+			harness.feed.setConsumers(['status bar']);
+			await until(
+				() =>
+					harness.graph.objectOf(root, objectKeyOf(harborDr)) === undefined &&
+					harness.graph.objectOf(root, objectKeyOf(added)) !== undefined &&
+					(
+						harness.graph.objectOf(root, objectKeyOf(harborProd))?.metadata as
+							{ labels?: Record<string, string> } | undefined
+					)?.labels?.changed === 'while-paused',
+				'the resumed watches to catch up',
+				[harness.graphChanged],
+			);
+			await everyContextReady(harness, 1);
+			assert.equal(harness.graph.objectCount(root), count);
+			assert.equal(harness.sessions.length, 1, 'the same session resumed');
+		}));
+});
+
+describe('loading states', () => {
+	it('says a context is syncing until its first sync ends', () =>
+		withHarness({ clusters: ['platform'] }, async (harness) => {
+			await harness.feed.start();
+			// The sessions have asked and nothing has answered yet: no I/O completes before this line.
+			const root = (): string => harness.graph.node(liveRootId('platform'))?.description ?? '';
+			assert.match(root(), /^syncing…/);
+			assert.deepEqual(harness.feed.syncingContexts, ['platform']);
+			assert.match(harness.feed.summary[0] ?? '', /^platform: syncing…/);
+
+			await everyContextReady(harness, 1);
+			assert.doesNotMatch(root(), /syncing/);
+			assert.deepEqual(harness.feed.syncingContexts, []);
+		}));
+});
