@@ -65,7 +65,11 @@ export class ContextFeed {
 		);
 		this.onChanged(this.graph.addRoot(this.rootId, this.context, 'live'));
 		this.onChanged(
-			this.graph.setRootState(this.rootId, { tone: 'progressing', message: 'syncing…' }),
+			this.graph.setRootState(this.rootId, {
+				tone: 'progressing',
+				message: 'syncing…',
+				partial: true,
+			}),
 		);
 		this.subscriptions = [
 			this.session.onObject((event) => this.applyObjectEvent(event)),
@@ -190,6 +194,7 @@ export class ContextFeed {
 			tone: this.toneOfState(state),
 			message: rollupsOnly ? `${words} · roll-ups only` : words,
 			...(words === state.message ? {} : { detail: state.message }),
+			...(this.isFirstSync(state) ? { partial: true } : {}),
 		};
 	}
 

@@ -200,7 +200,11 @@ function otherNode(root: Root, vertex: Vertex, id: string, parentId: string | un
 		case 'root': {
 			label = root.label;
 			const counts = rootCountsText(root);
-			description = root.state ? `${root.state.message} · ${counts}` : counts;
+			description = root.state
+				? root.state.partial === true
+					? root.state.message
+					: `${root.state.message} · ${counts}`
+				: counts;
 			break;
 		}
 		case 'system':

@@ -18,6 +18,11 @@ export interface RootState {
 	readonly message: string;
 	/** Longer: shown in its tooltip instead of the message. */
 	readonly detail?: string;
+	/**
+	 * The root holds only part of its objects yet (its first read or sync runs): the description says so and leaves
+	 * out the counts, which would be false ("0 objects").
+	 */
+	readonly partial?: boolean;
 }
 
 /** One place an object was read from. */

@@ -45,6 +45,8 @@ export class WorkspaceManifests implements vscode.Disposable {
 	private readonly disposables: vscode.Disposable[] = [];
 	private readonly known = new Set<string>();
 	private listed = new Set<string>();
+	/** The first full read has ended (the root counts its objects from then on). */
+	private readOnce = false;
 	private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
 	private rescanTimer: ReturnType<typeof setTimeout> | undefined;
 	private started: Promise<void> | undefined;
@@ -112,6 +114,28 @@ export class WorkspaceManifests implements vscode.Disposable {
 	}
 
 	private async scan(readAll: boolean): Promise<void> {
+		// Until the first read ends the root holds part of the workspace: it says so instead of counting.
+		const first = !this.readOnce;
+		if (first) {
+			this.onChanged(
+				this.graph.setRootState(workspaceRootId, {
+					tone: 'progressing',
+					message: 'reading…',
+					partial: true,
+				}),
+			);
+		}
+		try {
+			await this.scanFiles(readAll);
+		} finally {
+			if (first) {
+				this.readOnce = true;
+				this.onChanged(this.graph.setRootState(workspaceRootId, undefined));
+			}
+		}
+	}
+
+	private async scanFiles(readAll: boolean): Promise<void> {
 		await vscode.window.withProgress({ location: { viewId: 'kubeStatusLens.resources' } }, () =>
 			vscode.window.withProgress(
 				{ location: vscode.ProgressLocation.Window, title: 'Kube Status Lens: reading manifests' },

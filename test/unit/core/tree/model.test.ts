@@ -1269,6 +1269,22 @@ describe('resource graph: incremental updates', () => {
 		);
 	});
 
+	it('says what a root is doing instead of counting while its first read or sync runs', () => {
+		const graph = new ResourceGraph();
+		graph.addRoot('live:c', 'c', 'live');
+		graph.setRootState('live:c', { tone: 'progressing', message: 'syncing…', partial: true });
+		graph.upsertObject('live:c', 'r', {
+			apiVersion: 'goharbor.io/v1beta1',
+			kind: 'HarborCluster',
+			metadata: { name: 'a', namespace: 'harbor' },
+		});
+		const rootId = graph.roots()[0]?.id ?? '';
+		assert.equal(graph.node(rootId)?.description, 'syncing…');
+		const ended = graph.setRootState('live:c', undefined);
+		assert.equal(graph.node(rootId)?.description, '1 object');
+		assert.ok([...ended.changed, ...ended.structureChanged].includes(rootId));
+	});
+
 	function everyId(graph: ResourceGraph): string[] {
 		const ids: string[] = [];
 		const walk = (nodes: readonly TreeNode[]) => {
