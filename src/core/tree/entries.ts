@@ -117,7 +117,11 @@ export function replaceCopies(
 	if (!winner) return;
 	const sourcesChanged = !sameSources(entry.copies, next);
 	entry.copies = next;
-	if (sourcesChanged) markDisplay(entry.vertex, work.changes);
+	if (sourcesChanged) {
+		markDisplay(entry.vertex, work.changes);
+		// Whether it counts among the root's errors depends on its sources (a copy alone is counted where it is from).
+		work.replace.add(entry);
+	}
 	if (winner.object === entry.object) return;
 	// A re-read file that did not change this object keeps the node as it is (watch events always change it).
 	if (reread && winner.sourceId === entry.winnerSource && sameJson(winner.object, entry.object)) {
