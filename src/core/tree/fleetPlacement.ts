@@ -200,11 +200,15 @@ export function collectFleetDependents(
 					? root.groups.get(`ph:bundle:${bd.bdLinks.slot}`)
 					: undefined;
 				if (placeholder) work.replaceVertices.add(placeholder);
-				// The Cluster controller counts only GitRepos and HelmOps that exist.
+				// The Cluster controller counts only GitRepos and HelmOps that exist: the Cluster the BD's labels name
+				// and every Cluster whose status.namespace holds the BD (what the controller lists) recount.
 				const cluster = bd.bdLinks?.clusterKey
 					? root.entries.get(bd.bdLinks.clusterKey)
 					: undefined;
 				if (cluster) work.computedDirty.add(cluster);
+				for (const holder of indexed(root, 'clusterStatusNs', bd.namespace)) {
+					work.computedDirty.add(holder);
+				}
 			}
 			break;
 		}
