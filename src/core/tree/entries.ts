@@ -39,6 +39,7 @@ import {
 	childCount,
 	killVertex,
 	markDisplay,
+	markStructure,
 	sameJson,
 	setDesiredParents,
 	setOwnTone,
@@ -186,6 +187,7 @@ function applyObject(
 ): void {
 	const object = entry.object;
 	const previousLinks = entry.bdLinks;
+	const previousLabel = previous === undefined ? undefined : labelInputsOf(entry);
 	entry.system = systemOf(object);
 	entry.bdLinks = isFleet(entry, 'BundleDeployment')
 		? bundleDeploymentLinksOf(object, previousLinks)
@@ -199,9 +201,22 @@ function applyObject(
 	rescoreEntry(work, entry);
 	if (hasFleetRollup(entry)) work.computedDirty.add(entry);
 	markDisplay(entry.vertex, work.changes);
+	// Rows are sorted by label: a relabelled row moves among its siblings, so its parents list their rows again.
+	if (previousLabel !== undefined && previousLabel !== labelInputsOf(entry)) {
+		for (const parent of entry.vertex.parents) markStructure(parent, work.changes);
+	}
 	collectDependents(work, entry, previous, entry.object, previousLinks);
 	work.replace.add(entry);
 	syncDerived(work, entry);
+}
+
+/** What an object's row label is made of, wherever it shows (see presentation.ts labelFor). */
+function labelInputsOf(entry: Entry): string {
+	const source = entry.wsSource;
+	return [
+		entry.bdLinks?.clusterName ?? '',
+		source ? `${source.kind}|${source.resource}|${source.namespace}|${source.name}` : '',
+	].join('|');
 }
 
 function removeEntry(work: Work, entry: Entry): void {
