@@ -15,9 +15,11 @@ import { isWorkStatusResource, WorkStatusMirror } from './workStatusMirror.ts';
 /** What an on-demand list ended with: listed (or withdrawn), or the failure in words. */
 export type ListOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
+const onDemandPrefix = 'on-demand:';
+
 /** The graph source of the BundleDeployments listed for one expanded node, per place (a Cluster shows in several). */
 function onDemandSourceOf(nodeId: string): string {
-	return `on-demand:${nodeId}`;
+	return `${onDemandPrefix}${nodeId}`;
 }
 
 /** States a user must act on: unreachable, login, permission, configuration, server errors. */
@@ -162,6 +164,20 @@ export class ContextFeed {
 					),
 				);
 				break;
+		}
+		if (this.listed.size > 0) this.releaseMoved();
+	}
+
+	/**
+	 * A listed node can move (a Bundle's repo label, a Cluster leaving a ClusterGroup): its tree id changes and no
+	 * collapse will come for the old one, so its list goes now rather than staying stale in the root.
+	 */
+	private releaseMoved(): void {
+		for (const source of [...this.listed]) {
+			const nodeId = source.slice(onDemandPrefix.length);
+			if (this.graph.node(nodeId)?.listOnDemand) continue;
+			this.listed.delete(source);
+			this.onChanged(this.graph.removeSource(this.rootId, source));
 		}
 	}
 

@@ -91,7 +91,7 @@ const movedListings: KnownBug = {
 
 // A bug this test finds gets an entry here while it is open (its difference is then reported, not failed) and its
 // shortest sequence as a todo case at the end of this file; once fixed, both go and the case stays a regular test.
-const knownBugs: readonly KnownBug[] = [movedListings];
+const knownBugs: readonly KnownBug[] = [];
 
 const settleOptions: SettleOptions = {
 	keepMovedListings: knownBugs.some((bug) => bug.tolerates?.keepMovedListings === true),
@@ -239,79 +239,72 @@ describe('live feed: the servers through client-node, sessions, feed and graph t
 // The known bugs, each as the shortest sequence the test found (todo: they fail until fixed)
 
 describe('live feed: bugs the differential test found', () => {
-	it(
-		`todo: ${movedListings.name}`,
-		{
-			todo: 'open bug: src/live and the tree provider never release a moved node',
-			timeout: 60_000,
-		},
-		async () => {
-			const fleet = templates.get('fleet-mgmt') ?? [];
-			const indexOf = (kind: string, name: string, namespace?: string): number =>
-				fleet.findIndex((object) => {
-					const metadata = object.metadata as { name?: unknown; namespace?: unknown };
-					return (
-						object.kind === kind &&
-						metadata.name === name &&
-						(namespace === undefined || metadata.namespace === namespace)
-					);
-				});
-			const world = await startWorld(templates, 1);
-			const strict: SettleOptions = { keepMovedListings: false };
-			try {
-				// fleet-mgmt holds 8 BundleDeployments: above 3 it is roll-ups-only.
-				await execute(world, { op: 'threshold', value: 3 });
-				assert.ok(await settle(world, settleMs, strict), settledDifference(world, strict));
+	it(`fixed: ${movedListings.name}`, { timeout: 60_000 }, async () => {
+		const fleet = templates.get('fleet-mgmt') ?? [];
+		const indexOf = (kind: string, name: string, namespace?: string): number =>
+			fleet.findIndex((object) => {
+				const metadata = object.metadata as { name?: unknown; namespace?: unknown };
+				return (
+					object.kind === kind &&
+					metadata.name === name &&
+					(namespace === undefined || metadata.namespace === namespace)
+				);
+			});
+		const world = await startWorld(templates, 1);
+		const strict: SettleOptions = { keepMovedListings: false };
+		try {
+			// fleet-mgmt holds 8 BundleDeployments: above 3 it is roll-ups-only.
+			await execute(world, { op: 'threshold', value: 3 });
+			assert.ok(await settle(world, settleMs, strict), settledDifference(world, strict));
+			await execute(world, {
+				op: 'expand',
+				node: { kind: 'Bundle', name: 'shop-cache', place: 0 },
+				race: 'none',
+			});
+			assert.equal(world.listings.length, 1, 'the Bundle listed its BundleDeployments');
+			// The Bundle moves from under GitRepo shop to the Bundles of no GitRepo: its tree id changes.
+			await execute(world, {
+				op: 'label',
+				cluster: 'fleet-mgmt',
+				template: indexOf('Bundle', 'shop-cache'),
+				name: 0,
+				key: 'fleet.cattle.io/repo-name',
+				value: 'other-repo',
+			});
+			// One of its BundleDeployments is deleted meanwhile.
+			const bd = indexOf(
+				'BundleDeployment',
+				'shop-cache',
+				'cluster-fleet-default-staging-1-ab9dec26139f',
+			);
+			for (const action of ['finalize', 'delete'] as const) {
 				await execute(world, {
-					op: 'expand',
-					node: { kind: 'Bundle', name: 'shop-cache', place: 0 },
-					race: 'none',
-				});
-				assert.equal(world.listings.length, 1, 'the Bundle listed its BundleDeployments');
-				// The Bundle moves from under GitRepo shop to the Bundles of no GitRepo: its tree id changes.
-				await execute(world, {
-					op: 'label',
+					op: 'write',
 					cluster: 'fleet-mgmt',
-					template: indexOf('Bundle', 'shop-cache'),
+					template: bd,
 					name: 0,
-					key: 'fleet.cattle.io/repo-name',
-					value: 'other-repo',
+					action,
+					variant: 0,
 				});
-				// One of its BundleDeployments is deleted meanwhile.
-				const bd = indexOf(
-					'BundleDeployment',
-					'shop-cache',
-					'cluster-fleet-default-staging-1-ab9dec26139f',
-				);
-				for (const action of ['finalize', 'delete'] as const) {
-					await execute(world, {
-						op: 'write',
-						cluster: 'fleet-mgmt',
-						template: bd,
-						name: 0,
-						action,
-						variant: 0,
-					});
-				}
-				const tolerant: SettleOptions = { keepMovedListings: true };
-				assert.ok(await settle(world, settleMs, tolerant), settledDifference(world, tolerant));
-				const deleted = objectKeyOf({
-					apiVersion: 'fleet.cattle.io/v1alpha1',
-					kind: 'BundleDeployment',
-					metadata: {
-						namespace: 'cluster-fleet-default-staging-1-ab9dec26139f',
-						name: 'shop-cache',
-					},
-				});
-				assert.equal(
-					world.graph.objectOf(liveRootId('fleet-mgmt'), deleted),
-					undefined,
-					'the deleted BundleDeployment still shows: the moved node kept its list',
-				);
-				assert.equal(settledDifference(world, strict), undefined);
-			} finally {
-				await world.close();
 			}
-		},
-	);
+			const tolerant: SettleOptions = { keepMovedListings: true };
+			assert.ok(await settle(world, settleMs, tolerant), settledDifference(world, tolerant));
+			const deleted = objectKeyOf({
+				apiVersion: 'fleet.cattle.io/v1alpha1',
+				kind: 'BundleDeployment',
+				metadata: {
+					namespace: 'cluster-fleet-default-staging-1-ab9dec26139f',
+					name: 'shop-cache',
+				},
+			});
+			assert.equal(
+				world.graph.objectOf(liveRootId('fleet-mgmt'), deleted),
+				undefined,
+				'the deleted BundleDeployment still shows: the moved node kept its list',
+			);
+			assert.equal(settledDifference(world, strict), undefined);
+		} finally {
+			await world.close();
+		}
+	});
 });
