@@ -80,8 +80,14 @@ function milliseconds(start: bigint): number {
 	return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+/** Per-event costs of one size, for the side-by-side comparison at the end. */
+interface EventFigures {
+	readonly eager: number;
+	readonly debounced: number;
+}
+
 /** Builds, expands and updates a graph of `count` objects; prints the figures unless it is a warm-up run. */
-function bench(count: number, print = true): void {
+function bench(count: number, print = true): EventFigures {
 	const log = (line: string) => {
 		if (print) console.log(line);
 	};
@@ -196,6 +202,23 @@ function bench(count: number, print = true): void {
 	}
 	const debounced = (milliseconds(start) * 1000) / third.length;
 	log(`  same, rebuilt once per 100 events (debounced)  ${debounced.toFixed(1).padStart(9)} µs`);
+	return { eager, debounced };
+}
+
+/** The issue's figures side by side: one BD event with the rebuild of its changed items, at both sizes. */
+function compare(small: EventFigures, large: EventFigures): void {
+	const row = (label: string, a: number, b: number) =>
+		console.log(
+			`  ${label.padEnd(44)} ${a.toFixed(1).padStart(9)} µs ${b.toFixed(1).padStart(9)} µs ${(b / a).toFixed(2).padStart(7)}x`,
+		);
+	console.log(
+		'\nOne BD event + rebuild of the changed items (goal: debounced <= 100 µs at 100k, <= 1.5x)',
+	);
+	console.log(
+		`  ${''.padEnd(44)} ${'10,000'.padStart(12)} ${'100,000'.padStart(12)} ${'ratio'.padStart(8)}`,
+	);
+	row('per event', small.eager, large.eager);
+	row('debounced (rebuilt once per 100 events)', small.debounced, large.debounced);
 }
 
 /** Heap held by a graph of `count` objects beyond the objects themselves, before and after expanding every node. */
@@ -237,6 +260,7 @@ function memory(count: number): void {
 
 console.log('Resource graph (src/core/tree/model.ts): mixed objects from bench/generate.ts');
 bench(2_000, false);
-bench(10_000);
-bench(100_000);
+const small = bench(10_000);
+const large = bench(100_000);
+compare(small, large);
 memory(100_000);

@@ -114,7 +114,7 @@ interface ResourceAggregate {
 }
 
 /** Upstream stops adding cluster IDs to perClusterState after this many bytes of IDs per status (resourcekey.go). */
-const maxPerClusterStateBytes = 1024 * 1024;
+export const maxPerClusterStateBytes = 1024 * 1024;
 
 /** The resource fields of a GitRepo/HelmOp status (resourcestatus.SetResources). */
 export interface ResourcesStatus {
@@ -148,7 +148,7 @@ function stableSorted<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
 }
 
 /** "<cluster-namespace label>/<cluster label>" of a BundleDeployment (resourcekey.go clusterID). */
-function clusterIdOf(bd: BundleDeploymentView): string {
+export function clusterIdOf(bd: BundleDeploymentView): string {
 	return `${bd.links.clusterNamespace}/${bd.links.cluster}`;
 }
 
@@ -237,61 +237,26 @@ export function setResources(bds: readonly BundleDeploymentView[]): ResourcesSta
 		for (const bd of groups.get(clusterID) ?? []) {
 			bdIndex++;
 			const incomplete = bd.incompleteState;
-			if (bd.resources.length > 0) {
-				const defaultState = resourcesDefaultState(bd);
-				for (const resource of bd.resources) {
-					put(resource, defaultState, bdIndex, clusterID, incomplete);
-				}
-			}
-			for (const nonReady of bd.nonReadyStatus) {
-				put(nonReady, nonReady.summary.state, bdIndex, clusterID, incomplete);
-			}
-			for (const modified of bd.modifiedStatus) {
-				const state = modified.delete ? 'Orphaned' : modified.missing ? 'Missing' : 'Modified';
-				put(modified, state, bdIndex, clusterID, incomplete);
-			}
+			forEachResourceState(bd, (resource, state) =>
+				put(resource, state, bdIndex, clusterID, incomplete),
+			);
 		}
 	}
 
 	// Upstream walks keys in descending "<kind><apiVersion> <ns>/<name>" order so the 1 MiB cut is stable.
-	const aggregates = stableSorted(
-		all,
-		(a) => `${a.kind}${a.apiVersion} ${a.namespace}/${a.name}`,
-	).reverse();
+	const aggregates = stableSorted(all, resourceWalkKeyOf).reverse();
 	let size = 0;
 	const resources: { resource: FleetResource; sortKey: string }[] = [];
 	for (const aggregate of aggregates) {
-		const perClusterState: PerClusterState = {};
-		let state = 'Ready';
-		const { states, clusterIDs } = aggregate;
-		for (let i = 0; i < states.length; i++) {
-			const entryState = states[i] ?? '';
-			const clusterID = clusterIDs[i] ?? '';
-			// Cluster IDs are Kubernetes names (ASCII), so string length equals Go's byte length.
-			size += clusterID.length;
-			if (size < maxPerClusterStateBytes) {
-				appendPerClusterState(perClusterState, entryState, clusterID);
-			}
-			if (state === 'Ready') state = entryState;
-		}
-		const type = resourceTypeOf(aggregate.apiVersion, aggregate.kind);
-		const id =
-			aggregate.namespace === '' ? aggregate.name : `${aggregate.namespace}/${aggregate.name}`;
-		// Fields in Go struct order, empty ones omitted, so the JSON reads like the stored status.
-		const resource: {
-			-readonly [K in keyof FleetResource]: FleetResource[K];
-		} = {
-			...(aggregate.apiVersion ? { apiVersion: aggregate.apiVersion } : {}),
-			...(aggregate.kind ? { kind: aggregate.kind } : {}),
-			...(type ? { type } : {}),
-			...(id ? { id } : {}),
-			...(aggregate.namespace ? { namespace: aggregate.namespace } : {}),
-			...(aggregate.name ? { name: aggregate.name } : {}),
-			...(aggregate.incomplete ? { incompleteState: true } : {}),
-			...(state ? { state } : {}),
-			perClusterState,
-		};
-		resources.push({ resource, sortKey: `${type}/${id}` });
+		const built = fleetResourceOf(
+			aggregate,
+			aggregate.states,
+			aggregate.clusterIDs,
+			aggregate.incomplete,
+			size,
+		);
+		size = built.size;
+		resources.push({ resource: built.resource, sortKey: resourceSortKeyOf(aggregate) });
 	}
 	const resourceCounts = emptyResourceCounts();
 	// encoding/json writes map keys sorted; defineProperty keeps an ID like "__proto__" an own key.
@@ -314,7 +279,85 @@ export function setResources(bds: readonly BundleDeploymentView[]): ResourcesSta
 	};
 }
 
-type ResourceAggregateKey = Pick<ResourceAggregate, 'kind' | 'apiVersion' | 'namespace' | 'name'>;
+/** What identifies one entry of `status.resources`: kind, apiVersion, namespace and name. */
+export type ResourceAggregateKey = Pick<
+	ResourceAggregate,
+	'kind' | 'apiVersion' | 'namespace' | 'name'
+>;
+
+/**
+ * The resource states one BundleDeployment contributes, in the order setResources applies them: every listed
+ * resource at the BD's default state, then nonReadyStatus[].summary.state, then modifiedStatus (Orphaned for delete,
+ * Missing for create, else Modified). A later state for the same key overrides an earlier one.
+ */
+export function forEachResourceState(
+	bd: BundleDeploymentView,
+	put: (resource: ResourceAggregateKey, state: string) => void,
+): void {
+	if (bd.resources.length > 0) {
+		const defaultState = resourcesDefaultState(bd);
+		for (const resource of bd.resources) put(resource, defaultState);
+	}
+	for (const nonReady of bd.nonReadyStatus) put(nonReady, nonReady.summary.state);
+	for (const modified of bd.modifiedStatus) {
+		put(modified, modified.delete ? 'Orphaned' : modified.missing ? 'Missing' : 'Modified');
+	}
+}
+
+/** The key setResources sorts its output by: "<type>/<id>" (resourcestatus.go). */
+export function resourceSortKeyOf(resource: ResourceAggregateKey): string {
+	const type = resourceTypeOf(resource.apiVersion, resource.kind);
+	const id = resource.namespace === '' ? resource.name : `${resource.namespace}/${resource.name}`;
+	return `${type}/${id}`;
+}
+
+/** The key upstream walks resources by, in descending order, for the 1 MiB cut: "<kind><apiVersion> <ns>/<name>". */
+export function resourceWalkKeyOf(resource: ResourceAggregateKey): string {
+	return `${resource.kind}${resource.apiVersion} ${resource.namespace}/${resource.name}`;
+}
+
+/**
+ * One entry of `status.resources` from its per-cluster states in BD order (cluster ID, then input order), with
+ * `size` the cluster-ID bytes the walk counted before it; returns the size after it. The top-level state is the first
+ * non-Ready per-cluster state; cluster IDs past the 1 MiB budget are left out of perClusterState.
+ */
+export function fleetResourceOf(
+	key: ResourceAggregateKey,
+	states: readonly string[],
+	clusterIDs: readonly string[],
+	incomplete: boolean,
+	size: number,
+): { resource: FleetResource; size: number } {
+	const perClusterState: PerClusterState = {};
+	let state = 'Ready';
+	for (let i = 0; i < states.length; i++) {
+		const entryState = states[i] ?? '';
+		const clusterID = clusterIDs[i] ?? '';
+		// Cluster IDs are Kubernetes names (ASCII), so string length equals Go's byte length.
+		size += clusterID.length;
+		if (size < maxPerClusterStateBytes) {
+			appendPerClusterState(perClusterState, entryState, clusterID);
+		}
+		if (state === 'Ready') state = entryState;
+	}
+	const type = resourceTypeOf(key.apiVersion, key.kind);
+	const id = key.namespace === '' ? key.name : `${key.namespace}/${key.name}`;
+	// Fields in Go struct order, empty ones omitted, so the JSON reads like the stored status.
+	const resource: {
+		-readonly [K in keyof FleetResource]: FleetResource[K];
+	} = {
+		...(key.apiVersion ? { apiVersion: key.apiVersion } : {}),
+		...(key.kind ? { kind: key.kind } : {}),
+		...(type ? { type } : {}),
+		...(id ? { id } : {}),
+		...(key.namespace ? { namespace: key.namespace } : {}),
+		...(key.name ? { name: key.name } : {}),
+		...(incomplete ? { incompleteState: true } : {}),
+		...(state ? { state } : {}),
+		perClusterState,
+	};
+	return { resource, size };
+}
 
 function nestedMap<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
 	let inner = outer.get(key);
@@ -354,14 +397,18 @@ function readyConditionFrom(object: unknown): Condition | undefined {
 		: findCondition(readConditions(object).conditions, 'Ready');
 }
 
-/** A summary built as upstream builds it in one order, with the per-BD states and the worst one. */
-interface OrderedSummary {
+/** A summary built as upstream builds it, BDs in one order, with the worst state and its message. */
+export interface SummaryInOrder {
 	readonly summary: BundleSummary;
-	readonly states: readonly FleetState[];
 	/** The worst state ("" for no BDs); Ready when all are. */
 	readonly worst: FleetState | '';
 	/** MessageFromDeployment of the first BD, in that order, whose state is the worst. */
 	readonly message: string;
+}
+
+/** A summary in order, with the per-BD states. */
+interface OrderedSummary extends SummaryInOrder {
+	readonly states: readonly FleetState[];
 }
 
 /**
@@ -418,16 +465,12 @@ export function statusBaseOf(
 	bds: readonly BundleDeploymentView[],
 	owner?: unknown,
 ): StatusBaseComputed {
-	const {
-		summary,
-		states,
-		worst,
-		message: worstMessage,
-	} = summarizeInOrder(
+	const ordered = summarizeInOrder(
 		bds,
 		(bd) => bd.uid,
 		(bd) => bd.name,
 	);
+	const { states } = ordered;
 	// Keyed by the two label strings (client.ObjectKey upstream), not a string joined per BD.
 	const perCluster = new Map<string, Map<string, { count: number; ready: number }>>();
 	let desiredReadyClusters = 0;
@@ -444,14 +487,31 @@ export function statusBaseOf(
 		counts.count++;
 		if (states[index] === 'Ready') counts.ready++;
 	});
-	let maxState = worst;
-	let message = worstMessage;
 	let readyClusters = 0;
 	for (const byName of perCluster.values()) {
 		for (const counts of byName.values()) {
 			if (counts.ready > 0 && counts.ready === counts.count) readyClusters++;
 		}
 	}
+	return statusBaseFrom(owner, ordered, { readyClusters, desiredReadyClusters }, setResources(bds));
+}
+
+/** How many clusters of a GitRepo/HelmOp have BDs (with both cluster labels), and on how many all are Ready. */
+export interface ClusterReadiness {
+	readonly readyClusters: number;
+	readonly desiredReadyClusters: number;
+}
+
+/** StatusBase from its parts, computed from a list (statusBaseOf) or kept up to date per BD by the resource graph. */
+export function statusBaseFrom(
+	owner: unknown,
+	ordered: SummaryInOrder,
+	clusters: ClusterReadiness,
+	resources: ResourcesStatus,
+): StatusBaseComputed {
+	const { summary, worst } = ordered;
+	let maxState = worst;
+	let message = ordered.message;
 	if (maxState === 'Ready') {
 		maxState = '';
 		message = '';
@@ -464,11 +524,10 @@ export function statusBaseOf(
 		display.message = message;
 		display.error = true;
 	}
-	const resources = setResources(bds);
 	// Fields in StatusBase order; Go omits an empty resources list and an empty per-cluster map.
 	return {
-		readyClusters,
-		desiredReadyClusters,
+		readyClusters: clusters.readyClusters,
+		desiredReadyClusters: clusters.desiredReadyClusters,
 		summary: summaryJsonOf(summary),
 		display,
 		...(resources.resources.length > 0 ? { resources: resources.resources } : {}),
@@ -514,7 +573,16 @@ export function gitRepoStatusOf(
 	bundles: readonly unknown[],
 	bundlesKnown = true,
 ): GitRepoComputed {
-	const base = statusBaseOf(bds, gitRepo);
+	return gitRepoStatusFrom(gitRepo, statusBaseOf(bds, gitRepo), bundles, bundlesKnown);
+}
+
+/** The GitRepo status from its StatusBase (see gitRepoStatusOf). */
+export function gitRepoStatusFrom(
+	gitRepo: unknown,
+	base: StatusBaseComputed,
+	bundles: readonly unknown[],
+	bundlesKnown: boolean,
+): GitRepoComputed {
 	const display =
 		getString(gitRepo, 'status', 'gitJobStatus') === 'Current'
 			? base.display
@@ -544,7 +612,12 @@ export function helmOpStatusOf(
 	helmOp: unknown,
 	bds: readonly BundleDeploymentView[],
 ): HelmOpComputed {
-	return { kind: 'HelmOp', ...statusBaseOf(bds, helmOp) };
+	return helmOpStatusFrom(statusBaseOf(bds, helmOp));
+}
+
+/** The HelmOp status from its StatusBase. */
+export function helmOpStatusFrom(base: StatusBaseComputed): HelmOpComputed {
+	return { kind: 'HelmOp', ...base };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -582,15 +655,35 @@ export function bundleStatusOf(
 	bundle: unknown,
 	bds: readonly BundleDeploymentView[],
 ): BundleComputed {
-	const { summary } = summarizeInOrder(
-		bds,
-		(bd) => bd.links.cluster,
-		(bd) => `${bd.links.clusterNamespace}/${bd.links.cluster}`,
-	);
+	const { summary } = summarizeInOrder(bds, bundleOrderKeyOf, bundleEntryNameOf);
 	let unavailable = 0;
 	for (const bd of bds) {
-		if (bd.appliedDeploymentID !== bd.deploymentID || !bd.ready) unavailable++;
+		if (isBdUnavailable(bd)) unavailable++;
 	}
+	return bundleStatusFrom(bundle, summary, unavailable);
+}
+
+/** The order Bundle targets are counted in: by cluster name (builder.go). */
+export function bundleOrderKeyOf(bd: BundleDeploymentView): string {
+	return bd.links.cluster;
+}
+
+/** How a Bundle's summary names a BD: "<cluster namespace>/<cluster name>". */
+export function bundleEntryNameOf(bd: BundleDeploymentView): string {
+	return `${bd.links.clusterNamespace}/${bd.links.cluster}`;
+}
+
+/** True when a BD counts as unavailable for its Bundle: not applied or not ready (target/status.go). */
+export function isBdUnavailable(bd: BundleDeploymentView): boolean {
+	return bd.appliedDeploymentID !== bd.deploymentID || !bd.ready;
+}
+
+/** The Bundle status from its summary and unavailable count (see bundleStatusOf). */
+export function bundleStatusFrom(
+	bundle: unknown,
+	summary: BundleSummary,
+	unavailable: number,
+): BundleComputed {
 	const state = summaryStateOf(summary);
 	return {
 		kind: 'Bundle',
@@ -655,24 +748,51 @@ export function clusterStatusOf(
 	const helmOps = new Map<string, Map<string, boolean>>();
 	bds.forEach((bd, index) => {
 		addResourceCounts(resourceCounts, bd.resourceCounts);
-		const namespace = bd.links.bundleNamespace;
-		if (namespace === '') return;
-		// With both labels set (never expected) upstream counts the BD for the GitRepo.
-		const [owners, owner] =
-			bd.links.repoName !== '' ? [gitRepos, bd.links.repoName] : [helmOps, bd.links.helmOpName];
-		if (owner === '') return;
-		const byName = nestedMap(owners, namespace);
-		byName.set(owner, states[index] === 'Ready' || (byName.get(owner) ?? false));
+		const owner = clusterOwnerOf(bd);
+		if (!owner) return;
+		const byName = nestedMap(owner.gitRepo ? gitRepos : helmOps, owner.namespace);
+		byName.set(owner.name, states[index] === 'Ready' || (byName.get(owner.name) ?? false));
 	});
+	return clusterStatusFrom(cluster, summary, resourceCounts, { gitRepos, helmOps }, existing);
+}
+
+/**
+ * The GitRepo or HelmOp the Cluster controller counts a BD for: its repo-name label (with both set, never expected,
+ * upstream counts the GitRepo), else its fleet-helm-name label, in its bundle namespace; none without those.
+ */
+export function clusterOwnerOf(
+	bd: BundleDeploymentView,
+): { readonly gitRepo: boolean; readonly namespace: string; readonly name: string } | undefined {
+	const namespace = bd.links.bundleNamespace;
+	if (namespace === '') return undefined;
+	const gitRepo = bd.links.repoName !== '';
+	const name = gitRepo ? bd.links.repoName : bd.links.helmOpName;
+	return name === '' ? undefined : { gitRepo, namespace, name };
+}
+
+/** Per bundle namespace and name, whether any of the Cluster's BDs for that GitRepo/HelmOp is Ready. */
+export interface ClusterOwnerReadiness {
+	readonly gitRepos: ReadonlyMap<string, ReadonlyMap<string, boolean>>;
+	readonly helmOps: ReadonlyMap<string, ReadonlyMap<string, boolean>>;
+}
+
+/** The Cluster status from its parts (see clusterStatusOf). */
+export function clusterStatusFrom(
+	cluster: unknown,
+	summary: BundleSummary,
+	resourceCounts: ResourceCounts,
+	owners: ClusterOwnerReadiness,
+	existing: ExistingOwners,
+): ClusterComputed {
 	const underivable: string[] = [];
 	const countOwners = (
-		owners: Map<string, Map<string, boolean>>,
+		byNamespace: ReadonlyMap<string, ReadonlyMap<string, boolean>>,
 		known: ReadonlySet<string>,
 		fields: readonly [string, string],
 	) => {
 		let desired = 0;
 		let ready = 0;
-		for (const [namespace, byName] of owners) {
+		for (const [namespace, byName] of byNamespace) {
 			for (const [name, isReady] of byName) {
 				if (!known.has(`${namespace}/${name}`)) {
 					// Upstream skips owners it cannot get; absent from the input may also mean "not dumped".
@@ -685,8 +805,14 @@ export function clusterStatusOf(
 		}
 		return { desired, ready };
 	};
-	const repos = countOwners(gitRepos, existing.gitRepos, ['readyGitRepos', 'desiredReadyGitRepos']);
-	const ops = countOwners(helmOps, existing.helmOps, ['readyHelmOps', 'desiredReadyHelmOps']);
+	const repos = countOwners(owners.gitRepos, existing.gitRepos, [
+		'readyGitRepos',
+		'desiredReadyGitRepos',
+	]);
+	const ops = countOwners(owners.helmOps, existing.helmOps, [
+		'readyHelmOps',
+		'desiredReadyHelmOps',
+	]);
 	const worst = summaryStateOf(summary);
 	const state = isAgentLastSeenZero(cluster) ? 'WaitCheckIn' : worst;
 	const readyBundles = `${summary.ready}/${summary.desiredReady}`;

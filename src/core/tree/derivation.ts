@@ -2,15 +2,21 @@
 // resources) and of a HarborCluster (its dependencies), and, for Fleet parents, the status Fleet's controllers would
 // write, recomputed from the indexed children. The roll-ups are lazy: computed when a node is built, not per event.
 import { findCondition, readConditions } from '../model/condition.ts';
-import { getPath, getString } from '../model/object.ts';
+import { getPath, getString, isRecord } from '../model/object.ts';
 import {
+	bundleStatusFrom,
 	bundleStatusOf,
 	clusterGroupStatusOf,
+	clusterStatusFrom,
 	clusterStatusOf,
 	fleetStatusFrozen,
+	gitRepoStatusFrom,
 	gitRepoStatusOf,
+	helmOpStatusFrom,
 	helmOpStatusOf,
+	statusBaseFrom,
 	writtenClusterSummary,
+	type StatusBaseComputed,
 	type SummaryParts,
 } from '../status/fleetRollup.ts';
 import {
@@ -20,7 +26,6 @@ import {
 	readBundleDeployment,
 	readBundleSummary,
 	readResourceCounts,
-	type BundleDeploymentView,
 } from '../status/fleetSummary.ts';
 import { harborDependencyConditions } from '../status/harbor.ts';
 import type { StatusResult, Tone } from '../status/result.ts';
@@ -30,13 +35,22 @@ import {
 	isFleet,
 	type DerivedInfo,
 	type Entry,
-	type IndexName,
 	type Root,
 	type Vertex,
 	type Work,
 } from './graphState.ts';
+import {
+	aggregateOf,
+	bdViewOf,
+	clusterPartsOf,
+	clusterReadinessOf,
+	resourcesOf,
+	summaryOf,
+	unavailableOf,
+	type BdAggregate,
+} from './fleetAggregates.ts';
 import { indexed } from './indexes.ts';
-import { pairOf, type BundleDeploymentLinks } from './linking.ts';
+import { pairOf } from './linking.ts';
 import { groupInfo } from './systemVertices.ts';
 import { killVertex, markDisplay, sameJson, setDesiredParents, setOwnTone } from './update.ts';
 
@@ -188,24 +202,15 @@ export function resultOf(root: Root, entry: Entry): StatusResult {
 	return entry.full;
 }
 
-/** The engine's readings of the BDs an index holds under a key (none when the controllers' roll-ups are shown). */
-function bdViews(
-	root: Root,
-	name: IndexName,
-	key: string,
-	accept: (links: BundleDeploymentLinks) => boolean = () => true,
-): BundleDeploymentView[] {
-	const views: BundleDeploymentView[] = [];
-	if (root.rollupsFromController) return views;
-	for (const bd of indexed(root, name, key)) {
-		if (bd.bdLinks && accept(bd.bdLinks)) views.push(bdViewOf(bd));
-	}
-	return views;
-}
+/**
+ * The summary and resource counts behind each Cluster roll-up, for its ClusterGroups: reading them back from the
+ * roll-up's JSON copied every non-ready entry of every Cluster whenever a group was computed.
+ */
+const clusterParts = new WeakMap<object, SummaryParts>();
 
-/** The engine's reading of a BD, kept until the BD changes. */
-function bdViewOf(entry: Entry): BundleDeploymentView {
-	return (entry.bdView ??= readBundleDeployment(entry.object));
+/** StatusBase of a GitRepo or HelmOp from the aggregate of its BDs. */
+function statusBaseOfAggregate(owner: unknown, bds: BdAggregate): StatusBaseComputed {
+	return statusBaseFrom(owner, summaryOf(bds), clusterReadinessOf(bds), resourcesOf(bds));
 }
 
 /** Fleet's roll-up for one parent from the indexed children, with the links computeFleetRollups uses. */
@@ -225,52 +230,62 @@ function fleetComputed(root: Root, entry: Entry): unknown {
 			entry.computed = { kind: 'BundleDeployment', state: display.state, display };
 			break;
 		}
-		case 'Bundle':
-			entry.computed = bundleStatusOf(
-				object,
-				bdViews(root, 'bdSlot', pair, (links) => links.bundleKey !== undefined),
-			);
+		case 'Bundle': {
+			if (root.rollupsFromController) {
+				entry.computed = bundleStatusOf(object, []);
+				break;
+			}
+			const bds = aggregateOf(root, 'bdSlot', pair);
+			entry.computed = bundleStatusFrom(object, summaryOf(bds).summary, unavailableOf(bds));
 			break;
+		}
 		case 'GitRepo': {
-			const bds = bdViews(root, 'bdRepo', pair);
 			const bundles = [...indexed(root, 'bundleRepo', pair)].map((bundle) => bundle.object);
-			entry.computed = gitRepoStatusOf(
+			if (root.rollupsFromController) {
+				entry.computed = gitRepoStatusOf(object, [], bundles, true);
+				break;
+			}
+			const bds = aggregateOf(root, 'bdRepo', pair);
+			entry.computed = gitRepoStatusFrom(
 				object,
-				bds,
+				statusBaseOfAggregate(object, bds),
 				bundles,
-				bundles.length > 0 || bds.length === 0,
+				bundles.length > 0 || bds.members.size === 0,
 			);
 			break;
 		}
 		case 'HelmOp':
-			entry.computed = helmOpStatusOf(object, bdViews(root, 'bdHelm', pair));
+			entry.computed = root.rollupsFromController
+				? helmOpStatusOf(object, [])
+				: helmOpStatusFrom(statusBaseOfAggregate(object, aggregateOf(root, 'bdHelm', pair)));
 			break;
 		case 'Cluster': {
+			if (root.rollupsFromController) {
+				entry.clusterHasBds = false;
+				entry.computed = clusterStatusOf(object, [], {
+					gitRepos: new Set(),
+					helmOps: new Set(),
+				});
+				break;
+			}
 			const statusNamespace = getString(object, 'status', 'namespace') ?? '';
 			// Fleet's cluster controller counts every BD in the cluster's status.namespace, whatever their labels
 			// say; before the cluster registered, the labels are the best guess (as computeFleetRollups does).
-			const members = root.rollupsFromController
-				? []
-				: statusNamespace
-					? [...indexed(root, 'bdAnyNs', statusNamespace)]
-					: [...indexed(root, 'bdCluster', pair)];
-			const bds: BundleDeploymentView[] = [];
-			const gitRepos = new Set<string>();
-			const helmOps = new Set<string>();
-			for (const bd of members) {
-				if (!bd.bdLinks) continue;
-				bds.push(bdViewOf(bd));
-				for (const key of bd.bdLinks.ownerKeys) {
-					const owner = root.entries.get(key);
-					if (owner) {
-						(owner.kind === 'GitRepo' ? gitRepos : helmOps).add(
-							pairOf(owner.namespace, owner.name),
-						);
-					}
-				}
-			}
-			entry.clusterHasBds = bds.length > 0;
-			entry.computed = clusterStatusOf(object, bds, { gitRepos, helmOps });
+			const bds = statusNamespace
+				? aggregateOf(root, 'bdAnyNs', statusNamespace)
+				: aggregateOf(root, 'bdCluster', pair);
+			const parts = clusterPartsOf(root, bds);
+			const { summary } = summaryOf(bds);
+			entry.clusterHasBds = bds.members.size > 0;
+			const computed = clusterStatusFrom(
+				object,
+				summary,
+				parts.resourceCounts,
+				parts.owners,
+				parts.existing,
+			);
+			clusterParts.set(computed, { summary, resourceCounts: parts.resourceCounts });
+			entry.computed = computed;
 			break;
 		}
 		case 'ClusterGroup': {
@@ -284,6 +299,9 @@ function fleetComputed(root: Root, entry: Entry): unknown {
 					if (member) {
 						const computed = fleetComputed(root, member);
 						if (member.clusterHasBds) {
+							// What the JSON would read back as, without reading it (the round trip is exact).
+							const known = isRecord(computed) ? clusterParts.get(computed) : undefined;
+							if (known) return known;
 							return {
 								summary: readBundleSummary(getPath(computed, 'summary')),
 								resourceCounts: readResourceCounts(getPath(computed, 'resourceCounts')),

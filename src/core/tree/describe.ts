@@ -62,7 +62,8 @@ export function fleetRollupSize(kind: string, computed: unknown): number {
 	if (!isRecord(computed)) return 0;
 	if (kind === 'ClusterGroup') return getInt(computed, 'clusterCount') ?? 0;
 	if (kind === 'BundleDeployment') return 0;
-	return readBundleSummary(computed.summary).desiredReady;
+	// Only one counter is needed: reading the whole summary would copy its non-ready entries on every node build.
+	return getInt(computed, 'summary', 'desiredReady') ?? 0;
 }
 
 /**
@@ -90,8 +91,8 @@ export function fleetCountsOf(
 		}
 		case 'Bundle': {
 			if (derived) {
-				const summary = readBundleSummary(getPath(computed, 'summary'));
-				return `${summary.ready}/${summary.desiredReady} ready`;
+				const ready = getInt(computed, 'summary', 'ready') ?? 0;
+				return `${ready}/${getInt(computed, 'summary', 'desiredReady') ?? 0} ready`;
 			}
 			const written = ratioOf(getString(object, 'status', 'display', 'readyClusters'));
 			return written ? `${written} ready` : undefined;

@@ -166,6 +166,7 @@ function createEntry(work: Work, key: string, copies: readonly Copy[], winner: C
 		derived: undefined,
 		clusterHasBds: false,
 		slotRegistration: undefined,
+		registered: 0,
 	};
 	vertex.entry = entry;
 	work.root.entries.set(key, entry);

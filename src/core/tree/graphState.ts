@@ -10,6 +10,8 @@ import type {
 	WorkloadRef,
 	WorkStatusSource,
 } from './linking.ts';
+import type { Aggregates } from './fleetAggregates.ts';
+import type { Listing } from './listing.ts';
 import type { NodeKind, RootOrigin, RootState, TreeNode } from './treeNode.ts';
 
 /**
@@ -47,6 +49,8 @@ export interface Vertex {
 	tone: Tone;
 	/** Tree nodes built for this vertex, by place id; dropped whenever its display changes. */
 	nodes: Map<string, TreeNode> | undefined;
+	/** Its children in display order once listed, patched as they change (listing.ts). */
+	listing: Listing | undefined;
 	dead: boolean;
 	entry: Entry | undefined;
 	info: DerivedInfo | undefined;
@@ -97,6 +101,7 @@ export function createVertex(
 		stateTone: undefined,
 		tone: ownTone,
 		nodes: undefined,
+		listing: undefined,
 		dead: false,
 		entry: undefined,
 		info: undefined,
@@ -146,6 +151,8 @@ export interface Entry {
 	clusterHasBds: boolean;
 	/** The Bundle slot and owner candidates this BD is counted under in Root.slotOwners. */
 	slotRegistration: BundleDeploymentLinks | undefined;
+	/** When the indexes last registered it (Root.registrations): its order within every index bucket. */
+	registered: number;
 }
 
 /** What a vertex that is not an object shows. */
@@ -219,6 +226,10 @@ export interface Root {
 	rollupsFromController: boolean;
 	/** The counts the root's description showed when last settled (objects, copies, errors), to see them change. */
 	shownCounts: string;
+	/** Registrations into the indexes so far: a bucket holds its entries in this order. */
+	registrations: number;
+	/** What Fleet parents roll up from their BundleDeployments, per index key, kept as the BDs change. */
+	readonly aggregates: Aggregates;
 }
 
 /**
@@ -290,6 +301,8 @@ export function newRoot(rootId: string, label: string, origin: RootOrigin): Root
 		workloadsIndexed: false,
 		rollupsFromController: false,
 		shownCounts: '',
+		registrations: 0,
+		aggregates: new Map(),
 	};
 	root.shownCounts = rootCountsText(root);
 	return root;

@@ -10,6 +10,7 @@ import {
 	type IndexName,
 	type Root,
 } from './graphState.ts';
+import { noteAggregateMembers } from './fleetAggregates.ts';
 import { ownerKeysOf, pairOf, workloadNameKey } from './linking.ts';
 
 const noEntries: readonly Entry[] = [];
@@ -85,12 +86,16 @@ export function reindex(root: Root, entry: Entry): void {
 	if (!root.workloadsIndexed && isBindingPolicy(entry)) indexWorkloads(root);
 	const keys = membershipsOf(root, entry);
 	const previous = entry.memberships;
+	// The aggregates of Fleet parents take in every change of a BD, whether or not it moves.
+	noteAggregateMembers(root, entry, previous);
 	const same =
 		previous.length === keys.length && previous.every((key, index) => key === keys[index]);
 	// A status update keeps the labels and so every membership (the slot owners derive from them too): most
 	// watch events leave the index as it is.
 	if (same) return;
 	unindex(root, entry);
+	// Buckets keep their entries in registration order; the aggregates order ties by it.
+	entry.registered = ++root.registrations;
 	for (let position = 0; position < keys.length; position += 2) {
 		const index = root.index[keys[position] as IndexName];
 		const key = keys[position + 1] ?? '';
@@ -100,6 +105,7 @@ export function reindex(root: Root, entry: Entry): void {
 		else if (bucket !== entry) index.set(key, new Set([bucket, entry]));
 	}
 	entry.memberships = keys;
+	noteAggregateMembers(root, entry, keys);
 	const links = entry.bdLinks;
 	if (links) {
 		const owners = root.slotOwners.get(links.slot) ?? new Map<string, number>();
@@ -123,6 +129,7 @@ function indexWorkloads(root: Root): void {
 /** Takes an entry off every index. */
 export function unindex(root: Root, entry: Entry): void {
 	const keys = entry.memberships;
+	noteAggregateMembers(root, entry, keys);
 	for (let position = 0; position < keys.length; position += 2) {
 		const index = root.index[keys[position] as IndexName];
 		const key = keys[position + 1] ?? '';

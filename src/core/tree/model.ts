@@ -4,7 +4,6 @@
 // changes (found through indexes), and returns the tree ids whose display changed. Pure: no vscode, no I/O, no clock.
 // This file is the facade: ResourceGraph holds the roots and calls the modules beside it, which are functions over
 // the state in graphState.ts.
-import { toneRank } from '../status/result.ts';
 import { hasFleetRollup } from './derivation.ts';
 import { objectsIn, replaceCopies, settle } from './entries.ts';
 import {
@@ -27,6 +26,7 @@ import {
 	type Work,
 } from './graphState.ts';
 import { hasStatus, objectKeyOf } from './linking.ts';
+import { listedChildren, listedRows } from './listing.ts';
 import { buildNode } from './presentation.ts';
 import type { RootOrigin, RootState, TreeNode } from './treeNode.ts';
 import {
@@ -58,8 +58,6 @@ export interface ChangedNodes {
 	readonly structureChanged: readonly string[];
 	readonly rootsChanged: boolean;
 }
-
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 // ---------------------------------------------------------------------------------------------------------------
 // The graph
@@ -275,23 +273,15 @@ export class ResourceGraph {
 		const { root, path } = found;
 		const vertex = path[path.length - 1];
 		if (!vertex?.children) return [];
-		const textSatisfied = active && path.some((step) => matchesFilterText(step, filter));
-		const rows: { vertex: Vertex; node: TreeNode }[] = [];
-		for (const child of vertex.children.values()) {
-			if (active && !isKeptByFilter(child, filter, textSatisfied, memo)) continue;
-			rows.push({
-				vertex: child,
-				node: buildNode(root, child, `${id}/${child.segment}`, id, vertex),
-			});
+		// The order is kept per vertex and patched as children change (listing.ts): no sort per call.
+		if (!active) return [...listedChildren(root, vertex, id)];
+		const textSatisfied = path.some((step) => matchesFilterText(step, filter));
+		const nodes: TreeNode[] = [];
+		for (const child of listedRows(root, vertex, id)) {
+			if (!isKeptByFilter(child, filter, textSatisfied, memo)) continue;
+			nodes.push(buildNode(root, child, `${id}/${child.segment}`, id, vertex));
 		}
-		rows.sort(
-			(a, b) =>
-				toneRank(b.node.tone) - toneRank(a.node.tone) ||
-				a.vertex.order - b.vertex.order ||
-				collator.compare(a.node.label, b.node.label) ||
-				(a.node.id < b.node.id ? -1 : a.node.id > b.node.id ? 1 : 0),
-		);
-		return rows.map((row) => row.node);
+		return nodes;
 	}
 
 	/** Every tree id where an object appears in a root (for "reveal the item for this manifest"). */

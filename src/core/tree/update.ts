@@ -12,13 +12,20 @@ export function childCount(vertex: Vertex): number {
 /** Records that a vertex shows differently. */
 export function markDisplay(vertex: Vertex, changes: ChangeSet): void {
 	vertex.nodes = undefined;
+	noteListed(vertex, vertex.parents);
 	changes.display.add(vertex);
 }
 
 /** Records that a vertex's list of children changed. */
 export function markStructure(vertex: Vertex, changes: ChangeSet): void {
 	vertex.nodes = undefined;
+	noteListed(vertex, vertex.parents);
 	changes.structure.add(vertex);
+}
+
+/** Tells the listings of these parents (listing.ts) that the child's row came, went or shows differently. */
+function noteListed(child: Vertex, parents: readonly Vertex[]): void {
+	for (const parent of parents) parent.listing?.stale.add(child);
 }
 
 /** The worst tone among the children, or undefined without children. */
@@ -90,6 +97,7 @@ function attach(child: Vertex, parent: Vertex, changes: ChangeSet): void {
 	if (parent.dead || child.parents.includes(parent)) return;
 	child.parents.push(parent);
 	(parent.children ??= new Map()).set(child.id, child);
+	noteListed(child, [parent]);
 	const counts = (parent.counts ??= tones.map(() => 0));
 	counts[toneRank(child.tone)] = (counts[toneRank(child.tone)] ?? 0) + 1;
 	markStructure(parent, changes);
@@ -103,6 +111,7 @@ function detach(child: Vertex, parent: Vertex, changes: ChangeSet): void {
 	if (index < 0) return;
 	child.parents.splice(index, 1);
 	parent.children?.delete(child.id);
+	noteListed(child, [parent]);
 	const counts = parent.counts;
 	if (counts) counts[toneRank(child.tone)] = (counts[toneRank(child.tone)] ?? 0) - 1;
 	markStructure(parent, changes);

@@ -1344,6 +1344,108 @@ describe('resource graph: incremental updates', () => {
 		assert.deepEqual(labels(graph, bundleNode.id), ['c1', 'c2', 'c3', 'c4']);
 	});
 
+	it('keeps Fleet roll-ups equal to computeFleetRollups while BundleDeployments flip, move between parents and go', () => {
+		// Twelve BDs over two Bundles and six Clusters (c6 not registered: its BDs count by label), a HelmOp, a
+		// ClusterGroup; no BD has a UID, so the GitRepo orders them by when the graph registered them, as
+		// computeFleetRollups orders them by input position: a relabelled BD moves to the end of the input.
+		const clusters = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+		const states: BdState[] = ['Ready', 'NotReady', 'ErrApplied', 'Modified'];
+		const unregistered = (name: string): Obj => {
+			const object = cluster(name, { env: 'prod' });
+			delete (object.status as Obj).namespace;
+			return object;
+		};
+		const helmOp: Obj = {
+			apiVersion: fleetApi,
+			kind: 'HelmOp',
+			metadata: { name: 'op', namespace: 'fleet-default' },
+			spec: {},
+		};
+		let objects: Obj[] = [
+			gitRepo('web'),
+			gitRepo('api'),
+			helmOp,
+			bundle('web-app', 'web'),
+			bundle('api-app', 'web'),
+			...clusters.map((name, index) =>
+				name === 'c6' ? unregistered(name) : cluster(name, { env: index % 2 ? 'dev' : 'prod' }),
+			),
+			clusterGroup('prod', { matchLabels: { env: 'prod' } }),
+			...clusters.flatMap((name) => [bd('web-app', name, 'Ready'), bd('api-app', name, 'Ready')]),
+		];
+		const graph = graphOf(objects);
+		const isBd = (object: Obj) => object.kind === 'BundleDeployment';
+		const check = (step: string) => {
+			const expected = computeFleetRollups(objects);
+			for (const object of objects) {
+				const [id] = graph.findNodesForObject('ws', objectKeyOf(object));
+				assert.ok(id, `${step}: no node for ${objectKeyOf(object)}`);
+				assert.deepEqual(
+					graph.node(id)?.result?.computed,
+					expected.get(object),
+					`${step}: ${objectKeyOf(object)}`,
+				);
+			}
+		};
+		check('first read');
+		let seed = 7;
+		const next = (below: number) => {
+			seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+			return (seed >>> 8) % below;
+		};
+		const removed: Obj[] = [];
+		for (let step = 0; step < 160; step++) {
+			const bds = objects.filter(isBd);
+			const target = bds[next(bds.length)];
+			assert.ok(target, `step ${step}: no BD left`);
+			const labelsOf = (object: Obj) => (object.metadata as Obj).labels as Record<string, string>;
+			const move = next(10);
+			let changed: Obj;
+			if (move < 5) {
+				// A status update: same labels, another state (often back to one it had).
+				changed = structuredClone(target);
+				const again = bd('x', 'c1', states[next(states.length)] ?? 'Ready', 'web', `m${next(3)}`);
+				changed.status = again.status;
+			} else if (move < 8) {
+				// A relabel: to another Bundle, Cluster (namespace kept), or from its GitRepo to the HelmOp and back.
+				changed = structuredClone(target);
+				const labels = labelsOf(changed);
+				const which = next(3);
+				if (which === 0) {
+					labels['fleet.cattle.io/bundle-name'] =
+						labels['fleet.cattle.io/bundle-name'] === 'web-app' ? 'api-app' : 'web-app';
+				} else if (which === 1) {
+					labels['fleet.cattle.io/cluster'] = clusters[next(clusters.length)] ?? 'c1';
+				} else if (labels['fleet.cattle.io/repo-name'] === undefined) {
+					delete labels['fleet.cattle.io/fleet-helm-name'];
+					labels['fleet.cattle.io/repo-name'] = next(2) ? 'web' : 'api';
+				} else {
+					delete labels['fleet.cattle.io/repo-name'];
+					labels['fleet.cattle.io/fleet-helm-name'] = 'op';
+				}
+			} else if (move < 9 || removed.length === 0) {
+				graph.removeObject('ws', 'file:///a.yaml', objectKeyOf(target));
+				objects = objects.filter((object) => object !== target);
+				removed.push(target);
+				check(`step ${step}: removed ${objectKeyOf(target)}`);
+				continue;
+			} else {
+				const back = removed.pop() as Obj;
+				graph.upsertObject('ws', 'file:///a.yaml', back);
+				objects = [...objects, back];
+				check(`step ${step}: added ${objectKeyOf(back)} again`);
+				continue;
+			}
+			graph.upsertObject('ws', 'file:///a.yaml', changed);
+			const relabelled = JSON.stringify(labelsOf(changed)) !== JSON.stringify(labelsOf(target));
+			const kept = objects.filter((object) => objectKeyOf(object) !== objectKeyOf(changed));
+			objects = relabelled
+				? [...kept, changed]
+				: objects.map((object) => (object === target ? changed : object));
+			check(`step ${step}: ${relabelled ? 'moved' : 'updated'} ${objectKeyOf(changed)}`);
+		}
+	});
+
 	it('a re-read file with the same content changes nothing', () => {
 		const objects = fleetRollout();
 		const graph = graphOf(objects);
