@@ -189,6 +189,48 @@ describe('live clusters (the demo cluster)', () => {
 				),
 		);
 	});
+
+	it('drops an object of the first list that is deleted on the server, and shows it again when it comes back', async () => {
+		const api = await extensionApi();
+		const cluster = platformCluster();
+		const harborPath = '/apis/goharbor.io/v1beta1/namespaces/harbor-dr/harborclusters';
+		const shown = () =>
+			walk(api).some(
+				(node) =>
+					node.rootId === 'live:platform' &&
+					node.ref?.kind === 'HarborCluster' &&
+					node.ref.name === 'harbor-dr',
+			);
+		await eventually('harbor-dr from the first list in the tree', shown);
+		const original = await getJson(cluster, `${harborPath}/harbor-dr`);
+		assert.equal(await call(cluster, 'DELETE', `${harborPath}/harbor-dr`), 200);
+		await eventually('harbor-dr to leave the tree', () => !shown());
+		// Put it back as it was, so the suites after this one see the demo unchanged.
+		const metadata = original.metadata as Record<string, unknown>;
+		const recreated = await call(cluster, 'POST', harborPath, {
+			apiVersion: original.apiVersion,
+			kind: original.kind,
+			metadata: { name: metadata.name, namespace: metadata.namespace },
+			spec: original.spec,
+		});
+		assert.equal(recreated, 201);
+		const restored = await call(
+			cluster,
+			'PATCH',
+			`${harborPath}/harbor-dr/status`,
+			{ status: original.status },
+			'application/merge-patch+json',
+		);
+		assert.ok(restored === 200 || restored === 201, String(restored));
+		await eventually('harbor-dr back in the tree, unhealthy', () =>
+			walk(api).some(
+				(node) =>
+					node.rootId === 'live:platform' &&
+					node.ref?.name === 'harbor-dr' &&
+					node.result?.state === 'unhealthy',
+			),
+		);
+	});
 });
 
 describe('actions on live objects', () => {
