@@ -40,14 +40,7 @@ import {
 	stepsOf,
 	type LiveStep,
 } from './support/liveOperations.ts';
-
-function envNumber(name: string): number | undefined {
-	const value = process.env[name];
-	if (value === undefined || value.trim() === '') return undefined;
-	const number = Number(value);
-	if (!Number.isInteger(number)) throw new Error(`${name} must be an integer, not ${value}`);
-	return number;
-}
+import { envNumber } from '../support/seeds.ts';
 
 const replaySeed = envNumber('KSL_SEED');
 const firstSeed = envNumber('KSL_FIRST_SEED') ?? 1;

@@ -35,14 +35,7 @@ import {
 	type Truth,
 	type Violation,
 } from '../../../support/graphOperations.ts';
-
-function envNumber(name: string): number | undefined {
-	const value = process.env[name];
-	if (value === undefined || value.trim() === '') return undefined;
-	const number = Number(value);
-	if (!Number.isInteger(number)) throw new Error(`${name} must be an integer, not ${value}`);
-	return number;
-}
+import { envNumber } from '../../../support/seeds.ts';
 
 const replaySeed = envNumber('KSL_SEED');
 const seedCount = envNumber('KSL_SEEDS') ?? 60;
