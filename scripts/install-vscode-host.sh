@@ -52,13 +52,18 @@ if [ ! -f "$complete" ] || [ ! -f "$entry" ]; then
 	mkdir -p "$dir"
 	echo '{"private":true}' >"$dir/package.json"
 	# Run from an npm script, this shell inherits npm's environment: the directory of the Node that runs npm first on
-	# PATH, NODE and npm_* variables naming Node 20. code-server's install scripts would find that Node and refuse
-	# ("requires node v24"). Start the install from a clean environment with Node 24 first on PATH.
+	# PATH, NODE, and npm_* variables that the nested npm would read as its own config (npm_config_user_agent names
+	# Node 20, which code-server's postinstall checks and refuses; npm_config_local_prefix names this project).
+	# Start the install from a clean environment with Node 24 first on PATH, keeping only the user's network and
+	# cache settings.
 	npm_cli=$(command -v npm)
 	(
 		cd "$dir"
 		while IFS='=' read -r name _; do
-			case "$name" in npm_* | NPM_* | NODE | NODE_OPTIONS | INIT_CWD) unset "$name" ;; esac
+			case "$name" in
+			npm_config_registry | npm_config_*proxy | npm_config_cafile | npm_config_strict_ssl | npm_config_cache | npm_config_userconfig) ;;
+			npm_* | NPM_* | NODE | NODE_OPTIONS | INIT_CWD) unset "$name" ;;
+			esac
 		done < <(env)
 		export PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir"
 		"$node_dir/bin/node" "$(readlink -f "$npm_cli" 2>/dev/null || echo "$npm_cli")" install --no-audit --no-fund \
