@@ -10,6 +10,9 @@ import { getPath, groupOf } from '../core/model/object.ts';
 import { isFluxGroup } from '../core/status/flux.ts';
 import { kubeConfigFor, type MergedKubeconfig } from './kubeconfig.ts';
 import {
+	defaultMaxResponseBytes,
+	defaultMaxWatchEventBytes,
+	defaultRequestDeadlineMs,
 	dropConnections,
 	failureOf,
 	sendRequest,
@@ -39,6 +42,8 @@ export interface ActionOptions {
 	readonly requestTimeoutMs?: number;
 	/** Bound on an exec credential plugin. Default 10 s. */
 	readonly execTimeoutMs?: number;
+	/** Bound on the bytes of one answer. Default 256 MiB. */
+	readonly maxResponseBytes?: number;
 	/** Extra environment for exec plugins. */
 	readonly execEnv?: Readonly<Record<string, string>>;
 }
@@ -230,6 +235,9 @@ function clientFor(
 		kubeConfig,
 		server: kubeConfig.getCurrentCluster()?.server ?? '',
 		requestTimeoutMs: options.requestTimeoutMs ?? defaultTimeoutMs,
+		requestDeadlineMs: defaultRequestDeadlineMs,
+		maxResponseBytes: options.maxResponseBytes ?? defaultMaxResponseBytes,
+		maxWatchEventBytes: defaultMaxWatchEventBytes,
 		execTimeoutMs,
 		tlsVersion: made.tlsVersion,
 		connections: { dispatcher: undefined, version: 0, createdAt: 0 },

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
-import { parseDocument } from 'yaml';
+import { parse as parseYaml, parseDocument } from 'yaml';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Types
@@ -471,7 +471,7 @@ export function mergeKubeconfigs(
 			continue;
 		}
 		const parsed = parseKubeconfig(read.path, read.text);
-		problems.push(...parsed.problems);
+		for (const problem of parsed.problems) problems.push(problem);
 		if (!parsed.file) {
 			files.push({ path: read.path, status: 'invalid' });
 			continue;
@@ -578,6 +578,13 @@ export class LoginRequiredError extends Error {
 // never stops a plugin that hangs) does not claim them and the authenticator below does.
 const execProviderName = 'kube-status-lens-exec';
 
+// The same for users of the gcp auth provider: client-node's runs its command with execSync, which freezes the
+// whole process (VS Code's extension host) for as long as the command runs.
+const gcpProviderName = 'kube-status-lens-gcp';
+
+// And for the azure auth provider, which client-go removed: client-node's would also run a command with execSync.
+const unsupportedProviderName = 'kube-status-lens-unsupported';
+
 function clientNodeCluster(entry: Named<ClusterInfo>): Cluster {
 	const value = entry.value;
 	return {
@@ -598,6 +605,10 @@ function clientNodeUser(entry: Named<UserInfo>): User {
 	let authProvider: unknown;
 	if (value.exec) {
 		authProvider = { name: execProviderName, config: {} };
+	} else if (value.authProvider?.name === 'gcp') {
+		authProvider = { name: gcpProviderName, config: {} };
+	} else if (value.authProvider?.name === 'azure') {
+		authProvider = { name: unsupportedProviderName, config: {} };
 	} else if (value.authProvider) {
 		// Copied: client-node's OIDC authenticator writes refreshed tokens into this object.
 		authProvider = { name: value.authProvider.name, config: { ...value.authProvider.config } };
@@ -669,12 +680,22 @@ export function kubeConfigFor(
 			message: `user "${context.value.user}" of context "${contextName}" is not in the kubeconfig`,
 		};
 	}
+	if (user?.value.authProvider?.name === 'azure' && !user.value.exec) {
+		return {
+			kind: 'invalid',
+			message: `user "${user.name}" uses the azure auth provider, which kubectl no longer supports: convert the kubeconfig to the kubelogin exec plugin ("kubelogin convert-kubeconfig")`,
+		};
+	}
 	const kubeConfig = new KubeConfig();
 	const authenticator = execAuthenticator(
 		new Map(
-			merged.users.flatMap((entry) =>
-				entry.value.exec ? [[entry.name, entry.value.exec] as const] : [],
-			),
+			merged.users.flatMap((entry): [string, CredentialSource][] => {
+				if (entry.value.exec) return [[entry.name, { kind: 'exec', exec: entry.value.exec }]];
+				const provider = entry.value.authProvider;
+				return provider?.name === 'gcp'
+					? [[entry.name, { kind: 'gcp', config: provider.config }]]
+					: [];
+			}),
 		),
 		cluster.value,
 		exec,
@@ -704,8 +725,120 @@ function firstLine(text: string): string {
 	return text.trim().split('\n')[0]?.trim() ?? '';
 }
 
+// An ExecCredential, or what gcloud prints for a token, is a few kilobytes: a plugin that prints more is broken.
+const maxCredentialOutputBytes = 1024 * 1024;
+
+// What is kept of a plugin's stderr for its message.
+const keptStderrBytes = 64 * 1024;
+
+/** What a credential command printed, and how it exited. */
+interface CommandOutput {
+	readonly code: number | null;
+	readonly stdout: string;
+	readonly stderr: string;
+}
+
+/**
+ * Runs a credential command without a shell and without blocking: stopped, with what it started, after
+ * `timeoutMs` or once it prints more than any credential holds. `label` names it in messages: 'the credential
+ * plugin "aws"'.
+ */
+function runCredentialCommand(
+	command: string,
+	args: readonly string[],
+	env: Readonly<Record<string, string | undefined>>,
+	timeoutMs: number,
+	label: string,
+	installHint?: string,
+): Promise<CommandOutput> {
+	const spawnOptions: SpawnOptions = {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		// Its own process group, so a plugin that is a script can be stopped together with what it started.
+		detached: process.platform !== 'win32',
+		windowsHide: true,
+	};
+	return new Promise((resolve, reject) => {
+		let child: ChildProcess;
+		let settled = false;
+		const stdout: Buffer[] = [];
+		const stderr: Buffer[] = [];
+		let stdoutBytes = 0;
+		let stderrBytes = 0;
+		const stop = (): void => {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			try {
+				if (process.platform !== 'win32' && child.pid !== undefined) {
+					process.kill(-child.pid, 'SIGKILL');
+				} else child.kill('SIGKILL');
+			} catch {
+				// Already gone.
+			}
+		};
+		const finish = (error: Error | undefined, output?: CommandOutput): void => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			if (error) {
+				stop();
+				reject(error);
+			} else if (output) resolve(output);
+		};
+		const timer = setTimeout(() => {
+			finish(
+				new LoginRequiredError(
+					`${label} did not answer within ${Math.round(timeoutMs / 100) / 10} s (it may be waiting for a login)`,
+				),
+			);
+		}, timeoutMs);
+		try {
+			child = spawn(command, [...args], spawnOptions);
+		} catch (error) {
+			finish(new LoginRequiredError(`cannot run "${command}": ${String(error)}`));
+			return;
+		}
+		const tooMuch = (stream: string): void =>
+			finish(
+				new LoginRequiredError(
+					`${label} printed more than ${maxCredentialOutputBytes / (1024 * 1024)} MiB on ${stream}, far more than a credential, and was stopped`,
+				),
+			);
+		child.stdout?.on('data', (chunk: Buffer) => {
+			stdoutBytes += chunk.length;
+			if (stdoutBytes > maxCredentialOutputBytes) tooMuch('stdout');
+			else stdout.push(chunk);
+		});
+		child.stderr?.on('data', (chunk: Buffer) => {
+			stderrBytes += chunk.length;
+			if (stderrBytes > maxCredentialOutputBytes) tooMuch('stderr');
+			else if (stderrBytes - chunk.length < keptStderrBytes) stderr.push(chunk);
+		});
+		child.on('error', (error: NodeJS.ErrnoException) => {
+			const hint = installHint ? ` ${installHint.trim()}` : '';
+			finish(
+				new LoginRequiredError(
+					error.code === 'ENOENT'
+						? `${label} is not installed.${hint}`
+						: `cannot run "${command}": ${error.message}`,
+				),
+			);
+		});
+		// 'exit', not 'close': a plugin's own children may keep its pipes open after it has answered.
+		child.on('exit', (code) => {
+			// Let the pipes drain what the plugin wrote before exiting.
+			setImmediate(() =>
+				finish(undefined, {
+					code,
+					stdout: Buffer.concat(stdout).toString('utf8'),
+					stderr: Buffer.concat(stderr).toString('utf8', 0, keptStderrBytes),
+				}),
+			);
+		});
+	});
+}
+
 /** Runs one exec plugin as kubectl does (KUBERNETES_EXEC_INFO, never interactive), stopping it after a timeout. */
-export function runExecPlugin(
+export async function runExecPlugin(
 	exec: ExecConfig,
 	cluster: ClusterInfo,
 	options: ExecOptions = {},
@@ -740,106 +873,138 @@ export function runExecPlugin(
 	const env: Record<string, string | undefined> = { ...process.env, ...options.env };
 	for (const entry of exec.env) env[entry.name] = entry.value;
 	env.KUBERNETES_EXEC_INFO = JSON.stringify(execInfo);
-	const spawnOptions: SpawnOptions = {
+	const label = `the credential plugin "${exec.command}"`;
+	const output = await runCredentialCommand(
+		exec.command,
+		exec.args,
 		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		// Its own process group, so a plugin that is a script can be stopped together with what it started.
-		detached: process.platform !== 'win32',
-		windowsHide: true,
-	};
-	return new Promise((resolve, reject) => {
-		let child: ChildProcess;
-		let settled = false;
-		let stdout = '';
-		let stderr = '';
-		const finish = (error: Error | undefined, status?: ExecCredentialStatus): void => {
-			if (settled) return;
-			settled = true;
-			clearTimeout(timer);
-			if (error) reject(error);
-			else resolve(status ?? {});
-		};
-		const stop = (): void => {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			try {
-				if (process.platform !== 'win32' && child.pid !== undefined) {
-					process.kill(-child.pid, 'SIGKILL');
-				} else child.kill('SIGKILL');
-			} catch {
-				// Already gone.
-			}
-		};
-		const timer = setTimeout(() => {
-			stop();
-			finish(
-				new LoginRequiredError(
-					`the credential plugin "${exec.command}" did not answer within ${Math.round(timeoutMs / 100) / 10} s (it may be waiting for a login)`,
-				),
-			);
-		}, timeoutMs);
-		try {
-			child = spawn(exec.command, [...exec.args], spawnOptions);
-		} catch (error) {
-			finish(new LoginRequiredError(`cannot run "${exec.command}": ${String(error)}`));
-			return;
-		}
-		child.stdout?.setEncoding('utf8');
-		child.stderr?.setEncoding('utf8');
-		child.stdout?.on('data', (chunk: string) => {
-			stdout += chunk;
-		});
-		child.stderr?.on('data', (chunk: string) => {
-			if (stderr.length < 64 * 1024) stderr += chunk;
-		});
-		child.on('error', (error: NodeJS.ErrnoException) => {
-			const hint = exec.installHint ? ` ${exec.installHint.trim()}` : '';
-			finish(
-				new LoginRequiredError(
-					error.code === 'ENOENT'
-						? `the credential plugin "${exec.command}" is not installed.${hint}`
-						: `cannot run "${exec.command}": ${error.message}`,
-				),
-			);
-		});
-		// 'exit', not 'close': a plugin's own children may keep its pipes open after it has answered.
-		child.on('exit', (code) => {
-			// Let the pipes drain what the plugin wrote before exiting.
-			setImmediate(() => {
-				if (code !== 0) {
-					const detail = firstLine(stderr);
-					finish(
-						new LoginRequiredError(
-							`the credential plugin "${exec.command}" failed (exit ${String(code)})${detail ? `: ${detail}` : ''}`,
-						),
-					);
-					return;
-				}
-				let credential: unknown;
-				try {
-					credential = JSON.parse(stdout);
-				} catch {
-					finish(
-						new LoginRequiredError(
-							`the credential plugin "${exec.command}" did not print an ExecCredential`,
-						),
-					);
-					return;
-				}
-				const status = isObject(credential) && isObject(credential.status) ? credential.status : {};
-				const read = (key: string): string | undefined =>
-					typeof status[key] === 'string' ? status[key] : undefined;
-				finish(
-					undefined,
-					compact<ExecCredentialStatus>({
-						token: read('token'),
-						clientCertificateData: read('clientCertificateData'),
-						clientKeyData: read('clientKeyData'),
-						expirationTimestamp: read('expirationTimestamp'),
-					}),
-				);
-			});
-		});
+		timeoutMs,
+		label,
+		exec.installHint,
+	);
+	if (output.code !== 0) {
+		const detail = firstLine(output.stderr);
+		throw new LoginRequiredError(
+			`${label} failed (exit ${String(output.code)})${detail ? `: ${detail}` : ''}`,
+		);
+	}
+	let credential: unknown;
+	try {
+		credential = JSON.parse(output.stdout);
+	} catch {
+		throw new LoginRequiredError(`${label} did not print an ExecCredential`);
+	}
+	const status = isObject(credential) && isObject(credential.status) ? credential.status : {};
+	const read = (key: string): string | undefined =>
+		typeof status[key] === 'string' ? status[key] : undefined;
+	return compact<ExecCredentialStatus>({
+		token: read('token'),
+		clientCertificateData: read('clientCertificateData'),
+		clientKeyData: read('clientKeyData'),
+		expirationTimestamp: read('expirationTimestamp'),
 	});
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The gcp auth provider
+
+// client-go's gcp provider no longer exists (Kubernetes 1.26); its replacement is an exec plugin.
+const gcpReplacement =
+	'use the gke-gcloud-auth-plugin exec plugin instead, as kubectl now requires';
+
+// A token whose command gave no expiry we can read is used this long before the command runs again.
+const gcpTokenWithoutExpiryMs = 5 * 60_000;
+
+/** The fields a `{.a.b}` JSONPath names, or undefined for anything more (client-go's keys are such paths). */
+function jsonPathFields(template: string): string[] | undefined {
+	const path = template
+		.trim()
+		.replace(/^\{(.*)\}$/, '$1')
+		.trim();
+	if (!/^(\.[A-Za-z0-9_-]+)+$/.test(path)) return undefined;
+	return path.slice(1).split('.');
+}
+
+function valueAt(document: unknown, fields: readonly string[]): unknown {
+	let current = document;
+	for (const field of fields) current = isObject(current) ? current[field] : undefined;
+	return current;
+}
+
+function isFresh(expirationTimestamp: string | undefined): boolean {
+	if (expirationTimestamp === undefined) return true;
+	// Refresh a little early so a request does not go out with a token about to expire.
+	return Date.parse(expirationTimestamp) - 10_000 > Date.now();
+}
+
+/**
+ * A token for a user of the gcp auth provider, as client-go's provider gave one, without blocking: the cached
+ * `access-token` while its `expiry` is ahead, else what `cmd-path` (with `cmd-args`) prints, read at `token-key`
+ * (default `{.access_token}`) and `expiry-key` (default `{.token_expiry}`), bounded as exec plugins are.
+ */
+async function gcpCredential(
+	config: Readonly<Record<string, string>>,
+	options: ExecOptions = {},
+): Promise<ExecCredentialStatus> {
+	const cached = config['access-token'];
+	const expiry = config.expiry;
+	const commandLine = config['cmd-path'];
+	if (cached && expiry && !Number.isNaN(Date.parse(expiry)) && isFresh(expiry)) {
+		return { token: cached, expirationTimestamp: expiry };
+	}
+	// client-node uses a token that has no expiry; with no command to run there is nothing better.
+	if (cached && !expiry && !commandLine) return { token: cached };
+	if (!commandLine) {
+		throw new LoginRequiredError(
+			`the gcp auth provider has no cmd-path and no access-token that is still valid: ${gcpReplacement}`,
+		);
+	}
+	// client-go: cmd-args split on whitespace; without them, cmd-path is itself split.
+	const words = (text: string): string[] => text.split(/\s+/).filter((word) => word !== '');
+	const [command = '', ...commandArgs] =
+		config['cmd-args'] !== undefined
+			? [commandLine, ...words(config['cmd-args'])]
+			: words(commandLine);
+	const label = `the gcp auth provider's command "${command}"`;
+	const output = await runCredentialCommand(
+		command,
+		commandArgs,
+		{ ...process.env, ...options.env },
+		options.timeoutMs ?? 10_000,
+		label,
+	);
+	if (output.code !== 0) {
+		const detail = firstLine(output.stderr);
+		throw new LoginRequiredError(
+			`${label} failed (exit ${String(output.code)})${detail ? `: ${detail}` : ''}`,
+		);
+	}
+	let document: unknown;
+	try {
+		// client-go reads the output as YAML, of which JSON is a part.
+		document = parseYaml(output.stdout, { maxAliasCount: 100 });
+	} catch {
+		throw new LoginRequiredError(`${label} did not print JSON`);
+	}
+	const tokenKey = config['token-key'] || '{.access_token}';
+	const expiryKey = config['expiry-key'] || '{.token_expiry}';
+	const tokenFields = jsonPathFields(tokenKey);
+	const expiryFields = jsonPathFields(expiryKey);
+	if (!tokenFields || !expiryFields) {
+		throw new LoginRequiredError(
+			`the gcp auth provider's token-key or expiry-key is not a path of fields: ${gcpReplacement}`,
+		);
+	}
+	const token = valueAt(document, tokenFields);
+	if (typeof token !== 'string' || token === '') {
+		throw new LoginRequiredError(`${label} printed no token at ${tokenKey}`);
+	}
+	const printedExpiry = valueAt(document, expiryFields);
+	const expiresAt =
+		typeof printedExpiry === 'string' && !Number.isNaN(Date.parse(printedExpiry))
+			? new Date(Date.parse(printedExpiry))
+			: new Date(Date.now() + gcpTokenWithoutExpiryMs);
+	return { token, expirationTimestamp: expiresAt.toISOString() };
 }
 
 interface HeaderOptions {
@@ -848,12 +1013,18 @@ interface HeaderOptions {
 	key?: unknown;
 }
 
+/** Where a user's credential comes from, when we run something for it. */
+type CredentialSource =
+	| { readonly kind: 'exec'; readonly exec: ExecConfig }
+	| { readonly kind: 'gcp'; readonly config: Readonly<Record<string, string>> };
+
 /**
- * A client-node Authenticator for exec users: runs the plugin under a timeout, caches the credential until it
- * expires, and shares one run among concurrent requests (so a login prompt, if any, is asked for once).
+ * A client-node Authenticator for exec and gcp users: runs the plugin (or gcp's command) under a timeout, caches
+ * the credential until it expires, and shares one run among concurrent requests (so a login prompt, if any, is
+ * asked for once).
  */
 function execAuthenticator(
-	execs: ReadonlyMap<string, ExecConfig>,
+	sources: ReadonlyMap<string, CredentialSource>,
 	cluster: ClusterInfo,
 	options: ExecOptions,
 ): {
@@ -865,18 +1036,18 @@ function execAuthenticator(
 	let tlsVersion = 0;
 	let lastCertificate: string | undefined;
 	const running = new Map<string, Promise<ExecCredentialStatus>>();
-	const fresh = (status: ExecCredentialStatus | undefined): status is ExecCredentialStatus => {
-		if (!status) return false;
-		if (status.expirationTimestamp === undefined) return true;
-		// Refresh a little early so a request does not go out with a token about to expire.
-		return Date.parse(status.expirationTimestamp) - 10_000 > Date.now();
-	};
-	const credentialFor = (name: string, exec: ExecConfig): Promise<ExecCredentialStatus> => {
+	const fresh = (status: ExecCredentialStatus | undefined): status is ExecCredentialStatus =>
+		status !== undefined && isFresh(status.expirationTimestamp);
+	const credentialFor = (name: string, source: CredentialSource): Promise<ExecCredentialStatus> => {
 		const cached = cache.get(name);
 		if (fresh(cached)) return Promise.resolve(cached);
 		let run = running.get(name);
 		if (!run) {
-			run = runExecPlugin(exec, cluster, options).then(
+			const started =
+				source.kind === 'exec'
+					? runExecPlugin(source.exec, cluster, options)
+					: gcpCredential(source.config, options);
+			run = started.then(
 				(status) => {
 					running.delete(name);
 					cache.set(name, status);
@@ -899,12 +1070,13 @@ function execAuthenticator(
 			return tlsVersion;
 		},
 		isAuthProvider(user: User): boolean {
-			return (user.authProvider as { name?: unknown } | undefined)?.name === execProviderName;
+			const name = (user.authProvider as { name?: unknown } | undefined)?.name;
+			return name === execProviderName || name === gcpProviderName;
 		},
 		async applyAuthentication(user: User, opts: object): Promise<void> {
-			const exec = execs.get(user.name);
-			if (!exec) return;
-			const status = await credentialFor(user.name, exec);
+			const source = sources.get(user.name);
+			if (!source) return;
+			const status = await credentialFor(user.name, source);
 			const target = opts as HeaderOptions;
 			if (status.clientCertificateData !== undefined) target.cert = status.clientCertificateData;
 			if (status.clientKeyData !== undefined) target.key = status.clientKeyData;

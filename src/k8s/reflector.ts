@@ -1,7 +1,9 @@
 // List + watch of one resource, across namespaces or in one (client-go's reflector: resourceVersion, bookmarks,
 // relist on 410 Gone, reconnect with backoff and jitter), feeding an ObjectStore and reporting events and states.
-// The watch goes through client-node's `Watch`, sharing the session's connections and bounded credentials.
-import { Watch, type KubeConfig, type RequestContext } from '@kubernetes/client-node';
+// The watch is read here, line by line with a bound on each event's size, through the session's connections and
+// bounded credentials. A watch that breaks mid-way (an event too large, a malformed one) may have lost a change:
+// the resource is listed again, and its state shows the fault until a watch delivers events again.
+import { HttpMethod } from '@kubernetes/client-node';
 import { isRecord } from '../core/model/object.ts';
 import { objectKeyOf } from '../core/tree/linking.ts';
 import { connectingState, type ConnectionState } from './connectionState.ts';
@@ -12,22 +14,41 @@ import {
 	type WatchedResource,
 } from './discovery.ts';
 import type { ObjectEvent } from './events.ts';
-import { LoginRequiredError } from './kubeconfig.ts';
 import { listPages } from './paging.ts';
 import {
-	authenticate,
 	failureOf,
 	failureOfStatus,
+	openRequest,
 	RequestFailure,
-	seconds,
+	sizeText,
+	statusMessageOf,
 	type ClientSettings,
+	type OpenRequest,
 } from './requests.ts';
 import type { ObjectStore } from './store.ts';
+import { LineSplitter } from './watchLines.ts';
 
 type WatchOutcome =
 	| { readonly kind: 'ended'; readonly established: boolean; readonly lastedMs: number }
 	| { readonly kind: 'expired' }
-	| { readonly kind: 'failed'; readonly failure: RequestFailure };
+	| {
+			readonly kind: 'failed';
+			readonly failure: RequestFailure;
+			/** The watch broke mid-way: a change may have been lost, so the resource is listed again. */
+			readonly broken?: boolean;
+	  };
+
+const watchEventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+// What of a failed watch's body is read for its Status message.
+const statusBodyBytes = 64 * 1024;
+
+const watchingState: ConnectionState = { kind: 'ready', message: 'watching' };
+
+const stoppedOutcome: WatchOutcome = {
+	kind: 'failed',
+	failure: new RequestFailure('stopped', 'stopped'),
+};
 
 /** What a reflector needs from its session. */
 export interface ReflectorHost {
@@ -56,6 +77,12 @@ export class Reflector {
 	#resourceVersion: string | undefined;
 	#watchController: AbortController | undefined;
 	#sleep: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+	/** The state of a watch that broke mid-way, shown until a watch delivers events again. */
+	#brokenWatch: ConnectionState | undefined;
+	/** Watches that broke mid-way since one last delivered events: the backoff after the next one. */
+	#brokenInARow = 0;
+	/** Malformed watch events since the reflector started. */
+	#malformedEvents = 0;
 
 	constructor(host: ReflectorHost, resource: WatchedResource, namespace?: string) {
 		this.#host = host;
@@ -164,14 +191,23 @@ export class Reflector {
 			if (outcome.kind === 'ended') {
 				// A watch that held a while is the normal case (the server's timeout, a dropped connection): reconnect
 				// at once. One that ended at once, over and over, backs off.
-				if (outcome.established && outcome.lastedMs > 1000) attempt = 0;
-				else await this.#sleepFor(this.#host.backoffMs(attempt++, undefined));
+				if (outcome.established && outcome.lastedMs > 1000) {
+					attempt = 0;
+					this.#recovered();
+				} else await this.#sleepFor(this.#host.backoffMs(attempt++, undefined));
 				continue;
 			}
 			const failure = outcome.failure;
 			if (failure.kind === 'stopped') return;
 			this.#fail(failure);
 			if (failure.kind === 'login-required' || failure.kind === 'invalid-config') return;
+			if (outcome.broken) {
+				// Listing succeeds and the watch breaks again, over and over: the backoff grows across the lists.
+				this.#brokenWatch = this.state;
+				needList = true;
+				await this.#sleepFor(this.#host.backoffMs(this.#brokenInARow++, failure));
+				continue;
+			}
 			if (failure.kind === 'forbidden' || failure.kind === 'not-installed') needList = true;
 			await this.#sleepFor(this.#host.backoffMs(attempt++, failure));
 		}
@@ -202,162 +238,166 @@ export class Reflector {
 			resource: this.resource.id,
 			objects: store.objectsOf(this.resource.id),
 		});
-		this.#setState({ kind: 'ready', message: 'watching' });
+		this.#setState(this.#brokenWatch ?? watchingState);
+	}
+
+	/** A watch delivered events (or held until the server ended it): a broken watch is behind. */
+	#recovered(): void {
+		this.#brokenInARow = 0;
+		if (this.#brokenWatch === undefined) return;
+		this.#brokenWatch = undefined;
+		this.#setState(watchingState);
 	}
 
 	/** One watch from the last resourceVersion, until it ends. */
-	#watch(): Promise<WatchOutcome> {
+	async #watch(): Promise<WatchOutcome> {
 		const host = this.#host;
 		const client = host.client;
-		const apiVersion = apiVersionOf(this.resource);
-		const kind = this.resource.kind;
+		const what = `watch ${displayNameOf(this.resource)} ${this.#where()}`.trim();
 		// client-go's reflector: the server ends the watch after 5 to 10 minutes, spreading reconnects out.
 		const timeoutSeconds = Math.round(host.watchTimeoutSeconds * (1 + host.random()));
-		const idleMs = (timeoutSeconds + 30) * 1000;
-		return new Promise<WatchOutcome>((resolve) => {
-			let settled = false;
-			let established = false;
-			let expired = false;
-			let startedAt = 0;
-			let errorEvent: RequestFailure | undefined;
-			const finish = (outcome: WatchOutcome): void => {
-				if (settled) return;
-				settled = true;
-				clearTimeout(guard);
-				resolve(outcome);
-			};
-			// Watch uses only these two methods of its KubeConfig; through them it shares the session's connections
-			// and bounded credentials.
-			const watchConfig = {
-				getCurrentCluster: () => client.kubeConfig.getCurrentCluster(),
-				applySecurityAuthentication: (context: RequestContext) => authenticate(client, context),
-			};
-			const watch = new Watch(watchConfig as unknown as KubeConfig);
-			// client-node's Watch uses one timeout first for the answer to start and then, re-armed on every chunk,
-			// for silence. The first read bounds the connect; later reads allow the silence of a quiet watch.
-			let reads = 0;
-			Object.defineProperty(watch, 'requestTimeoutMs', {
-				configurable: true,
-				get: () => (reads++ === 0 ? client.requestTimeoutMs : idleMs),
-				set: () => undefined,
-			});
-			// Credentials come before client-node's own timer starts; bound them here.
-			const guard = setTimeout(
-				() =>
-					finish({
-						kind: 'failed',
-						failure: failureOf(
-							new LoginRequiredError(
-								`no credentials within ${seconds(client.execTimeoutMs + client.requestTimeoutMs)}`,
-							),
-							client.server,
-							client.requestTimeoutMs,
-						),
-					}),
-				client.execTimeoutMs + client.requestTimeoutMs * 2,
+		const query: Record<string, string | number | boolean> = {
+			watch: true,
+			allowWatchBookmarks: true,
+			timeoutSeconds,
+		};
+		if (this.#resourceVersion !== undefined) query.resourceVersion = this.#resourceVersion;
+		if (this.stopped) return stoppedOutcome;
+		const controller = new AbortController();
+		this.#watchController = controller;
+		let request: OpenRequest;
+		try {
+			request = await openRequest(
+				client,
+				HttpMethod.GET,
+				collectionPathOf(this.resource, this.namespace),
+				query,
+				// The answer's start is bounded by the request timeout; then a quiet watch may be silent until the
+				// server's own end of it, and a little more.
+				{ what, stop: controller.signal, silenceMs: (timeoutSeconds + 30) * 1000 },
 			);
-			const onEvent = (phase: string, object: unknown): void => {
-				if (settled || this.stopped) return;
-				if (!established) {
-					established = true;
-					startedAt = Date.now();
-				}
-				if (phase === 'ERROR') {
-					const code = isRecord(object) ? object.code : undefined;
-					if (code === 410) expired = true;
-					else {
-						const message =
-							isRecord(object) && typeof object.message === 'string' ? object.message : undefined;
-						errorEvent = failureOfStatus(
-							typeof code === 'number' ? code : 500,
-							`watch ${displayNameOf(this.resource)}`,
-							message,
-						);
-					}
-					return;
-				}
-				if (!isRecord(object)) return;
-				const metadata = isRecord(object.metadata) ? object.metadata : undefined;
-				if (typeof metadata?.resourceVersion === 'string') {
-					this.#resourceVersion = metadata.resourceVersion;
-				}
-				if (phase === 'BOOKMARK') return;
-				if (typeof object.apiVersion !== 'string') object.apiVersion = apiVersion;
-				if (typeof object.kind !== 'string') object.kind = kind;
-				if (phase === 'DELETED') {
-					const key = objectKeyOf(object);
-					if (host.store.remove(this.resource.id, key)) {
-						host.emit({ type: 'remove', resource: this.resource.id, key });
-					}
-					return;
-				}
-				if (phase !== 'ADDED' && phase !== 'MODIFIED') return;
-				const stored = host.store.upsert(this.resource.id, object);
-				if (stored) host.emit({ type: 'upsert', resource: this.resource.id, ...stored });
+		} catch (error) {
+			return {
+				kind: 'failed',
+				failure: failureOf(error, client.server, client.requestTimeoutMs),
 			};
-			const onDone = (error: unknown): void => {
-				if (this.stopped) {
-					finish({ kind: 'failed', failure: new RequestFailure('stopped', 'stopped') });
-					return;
+		}
+		try {
+			if (request.status !== 200) return await this.#refused(request, what);
+			if (this.stopped) return stoppedOutcome;
+			// The answer has started: the watch is up, even before its first event.
+			const startedAt = Date.now();
+			this.#setState(this.#brokenWatch ?? watchingState);
+			const lines = new LineSplitter(client.maxWatchEventBytes);
+			for (;;) {
+				let chunk: Uint8Array | undefined;
+				try {
+					chunk = await request.read();
+				} catch (error) {
+					const failure = failureOf(error, client.server, client.requestTimeoutMs);
+					if (failure.kind === 'stopped' || this.stopped) return stoppedOutcome;
+					// A dropped connection or a silent one: reconnect from the last resourceVersion.
+					return { kind: 'ended', established: true, lastedMs: Date.now() - startedAt };
 				}
-				if (expired) {
-					finish({ kind: 'expired' });
-					return;
+				if (!chunk) return { kind: 'ended', established: true, lastedMs: Date.now() - startedAt };
+				const complete = lines.push(chunk);
+				if (complete === 'too-long') {
+					const failure = new RequestFailure(
+						'server-error',
+						`the watch of ${displayNameOf(this.resource)} sent an event larger than ${sizeText(client.maxWatchEventBytes)}, the most read of one event; listing again`,
+						undefined,
+						true,
+					);
+					host.log(failure.message);
+					return { kind: 'failed', failure, broken: true };
 				}
-				if (errorEvent) {
-					finish({ kind: 'failed', failure: errorEvent });
-					return;
+				for (const line of complete) {
+					const outcome = this.#onLine(line);
+					if (outcome) return outcome;
+					if (this.stopped) return stoppedOutcome;
 				}
-				const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
-				if (statusCode === 410) {
-					finish({ kind: 'expired' });
-					return;
-				}
-				if (established || (error === null && startedAt > 0)) {
-					finish({ kind: 'ended', established, lastedMs: Date.now() - startedAt });
-					return;
-				}
-				if (error === null || error === undefined) {
-					finish({ kind: 'ended', established: false, lastedMs: 0 });
-					return;
-				}
-				const failure =
-					typeof statusCode === 'number'
-						? failureOfStatus(
-								statusCode,
-								`watch ${displayNameOf(this.resource)} ${this.#where()}`.trim(),
-							)
-						: failureOf(error, client.server, client.requestTimeoutMs);
-				finish({ kind: 'failed', failure });
+			}
+		} finally {
+			request.close();
+		}
+	}
+
+	/** A watch answered with a status other than 200. */
+	async #refused(request: OpenRequest, what: string): Promise<WatchOutcome> {
+		if (request.status === 410) return { kind: 'expired' };
+		const chunks: Uint8Array[] = [];
+		let received = 0;
+		try {
+			for (let chunk = await request.read(); chunk; chunk = await request.read()) {
+				chunks.push(chunk);
+				received += chunk.length;
+				if (received >= statusBodyBytes) break;
+			}
+		} catch {
+			// The status alone says enough.
+		}
+		const detail = statusMessageOf(Buffer.concat(chunks).toString('utf8'));
+		return { kind: 'failed', failure: failureOfStatus(request.status, what, detail) };
+	}
+
+	/** One event of a watch, applied; an outcome when it ends the watch. */
+	#onLine(line: string): WatchOutcome | undefined {
+		if (line.trim() === '') return undefined;
+		let event: unknown;
+		try {
+			event = JSON.parse(line);
+		} catch {
+			return this.#malformed(line, 'not JSON');
+		}
+		if (!isRecord(event) || typeof event.type !== 'string' || !watchEventTypes.has(event.type)) {
+			return this.#malformed(line, 'no known event type');
+		}
+		const { type: phase, object } = event;
+		if (!isRecord(object)) return this.#malformed(line, 'no object');
+		if (phase === 'ERROR') {
+			const code = object.code;
+			if (code === 410) return { kind: 'expired' };
+			const message = typeof object.message === 'string' ? object.message : undefined;
+			return {
+				kind: 'failed',
+				failure: failureOfStatus(
+					typeof code === 'number' ? code : 500,
+					`watch ${displayNameOf(this.resource)}`,
+					message,
+				),
 			};
-			const query: Record<string, string | number | boolean> = {
-				allowWatchBookmarks: true,
-				timeoutSeconds,
-			};
-			if (this.#resourceVersion !== undefined) query.resourceVersion = this.#resourceVersion;
-			watch.watch(collectionPathOf(this.resource, this.namespace), query, onEvent, onDone).then(
-				(controller) => {
-					if (settled || this.stopped) {
-						controller.abort();
-						return;
-					}
-					// The answer has started: the watch is up, even before its first event.
-					clearTimeout(guard);
-					this.#watchController = controller;
-					if (!established) {
-						established = true;
-						startedAt = Date.now();
-					}
-					this.#setState({ kind: 'ready', message: 'watching' });
-				},
-				(error: unknown) => {
-					// Credentials failed before client-node's Watch sent anything.
-					finish({
-						kind: 'failed',
-						failure: failureOf(error, client.server, client.requestTimeoutMs),
-					});
-				},
-			);
-		});
+		}
+		const host = this.#host;
+		const metadata = isRecord(object.metadata) ? object.metadata : undefined;
+		if (typeof metadata?.resourceVersion === 'string') {
+			this.#resourceVersion = metadata.resourceVersion;
+		}
+		this.#recovered();
+		if (phase === 'BOOKMARK') return undefined;
+		if (typeof object.apiVersion !== 'string') object.apiVersion = apiVersionOf(this.resource);
+		if (typeof object.kind !== 'string') object.kind = this.resource.kind;
+		if (phase === 'DELETED') {
+			const key = objectKeyOf(object);
+			if (host.store.remove(this.resource.id, key)) {
+				host.emit({ type: 'remove', resource: this.resource.id, key });
+			}
+			return undefined;
+		}
+		const stored = host.store.upsert(this.resource.id, object);
+		if (stored) host.emit({ type: 'upsert', resource: this.resource.id, ...stored });
+		return undefined;
+	}
+
+	/** A line that is not a watch event: a change may have been lost, so the watch ends and the resource is listed. */
+	#malformed(line: string, why: string): WatchOutcome {
+		this.#malformedEvents++;
+		const failure = new RequestFailure(
+			'server-error',
+			`the watch of ${displayNameOf(this.resource)} sent a malformed event (${this.#malformedEvents} so far); listing again, as a change may have been lost`,
+		);
+		this.#host.log(
+			`${failure.message} (${why}, ${Buffer.byteLength(line)} bytes: ${JSON.stringify(line.slice(0, 80))})`,
+		);
+		return { kind: 'failed', failure, broken: true };
 	}
 }

@@ -1,8 +1,9 @@
 // Requests to a cluster, bounded and classified. HTTP goes through client-node:
 // `KubeConfig.applySecurityAuthentication` (TLS, tokens, client certificates, exec, OIDC) and its fetch-based
 // `IsomorphicFetchHttpLibrary`; every request has a bounded timeout, exec plugins included, so an unreachable
-// cluster or a plugin waiting for a login becomes a failure within seconds. A failure is a RequestFailure whose
-// kind the session turns into a state.
+// cluster or a plugin waiting for a login becomes a failure within seconds. Every answer is bounded too: in silence,
+// in total time (watches excepted) and in bytes, so a server that trickles or floods becomes a failure, not a
+// spinner or an out-of-memory crash. A failure is a RequestFailure whose kind the session turns into a state.
 import {
 	HttpMethod,
 	IsomorphicFetchHttpLibrary,
@@ -29,11 +30,22 @@ type FailureKind =
 export class RequestFailure extends Error {
 	readonly kind: FailureKind;
 	readonly status: number | undefined;
-	constructor(kind: FailureKind, message: string, status?: number) {
+	/** The answer went over a size limit: asking again soon would only download the same bytes again. */
+	readonly tooLarge: boolean;
+	constructor(kind: FailureKind, message: string, status?: number, tooLarge = false) {
 		super(message);
 		this.kind = kind;
 		this.status = status;
+		this.tooLarge = tooLarge;
 	}
+}
+
+/**
+ * A text with the password of every URL in it replaced by "xxxxx", as Go's `url.URL.Redacted` (and so kubectl)
+ * shows a URL: a kubeconfig may put credentials in a server address, and messages and logs name the server.
+ */
+export function withUrlPasswordsHidden(text: string): string {
+	return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]*):[^\s/?#@]*@/gi, '$1$2:xxxxx@');
 }
 
 const tlsErrorCodes = new Set([
@@ -46,7 +58,8 @@ const tlsErrorCodes = new Set([
 	'CERT_SIGNATURE_FAILURE',
 ]);
 
-function statusMessageOf(body: string): string | undefined {
+/** The message of a Kubernetes Status object, if the body is one. */
+export function statusMessageOf(body: string): string | undefined {
 	try {
 		const parsed: unknown = JSON.parse(body);
 		if (isRecord(parsed) && typeof parsed.message === 'string' && parsed.message !== '') {
@@ -103,8 +116,19 @@ function causeOf(error: unknown): { code?: string; message: string } {
 	return { message: error instanceof Error ? error.message : String(error) };
 }
 
-/** Any error of a request as a RequestFailure; `server` and `timeoutMs` go into its message. */
+/**
+ * Any error of a request as a RequestFailure; `server` and `timeoutMs` go into its message, with the password of
+ * any URL hidden.
+ */
 export function failureOf(error: unknown, server: string, timeoutMs: number): RequestFailure {
+	const failure = unmaskedFailureOf(error, withUrlPasswordsHidden(server), timeoutMs);
+	const message = withUrlPasswordsHidden(failure.message);
+	return message === failure.message
+		? failure
+		: new RequestFailure(failure.kind, message, failure.status, failure.tooLarge);
+}
+
+function unmaskedFailureOf(error: unknown, server: string, timeoutMs: number): RequestFailure {
 	if (error instanceof RequestFailure) return error;
 	if (error instanceof LoginRequiredError) {
 		return new RequestFailure('login-required', `login required: ${error.message}`);
@@ -141,8 +165,14 @@ export function failureOf(error: unknown, server: string, timeoutMs: number): Re
 }
 
 /** A duration as a user reads it: "2.5 s". */
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** A size as a user reads it: "256 MiB", "1.5 MiB", "64 KiB". */
+export function sizeText(bytes: number): string {
+	if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+	return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -153,7 +183,14 @@ type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 export interface ClientSettings {
 	readonly kubeConfig: KubeConfig;
 	readonly server: string;
+	/** Bound on every request until its answer starts, and on silence while a body arrives. */
 	readonly requestTimeoutMs: number;
+	/** Bound on a whole request, its answer included; watches excepted. */
+	readonly requestDeadlineMs: number;
+	/** Bound on the bytes of one answer (a list page, a discovery document). */
+	readonly maxResponseBytes: number;
+	/** Bound on the bytes of one watch event (one line of a watch). */
+	readonly maxWatchEventBytes: number;
 	readonly execTimeoutMs: number;
 	/** Changes when an exec plugin hands out a new client certificate. */
 	readonly tlsVersion: () => number;
@@ -165,6 +202,21 @@ export interface ClientSettings {
 	};
 }
 
+/** A whole request, answer included, may take this long (the default of `requestDeadlineMs`). */
+export const defaultRequestDeadlineMs = 60_000;
+
+/**
+ * The most one answer may hold (the default of `maxResponseBytes`): lists come in pages of 500 objects, so only a
+ * server that ignores the page size, or objects of megabytes each, come near it.
+ */
+export const defaultMaxResponseBytes = 256 * 1024 * 1024;
+
+/** The most one watch event may hold (the default of `maxWatchEventBytes`); etcd stores objects up to 1.5 MiB. */
+export const defaultMaxWatchEventBytes = 16 * 1024 * 1024;
+
+/** The VS Code setting that raises `maxResponseBytes`, named in the message of an answer above it. */
+const maxResponseSetting = 'kubeStatusLens.clusters.maxResponseMiB';
+
 // Shared connections are renewed this often, so certificate and CA files rewritten on disk are read again.
 const connectionReuseMs = 5 * 60_000;
 
@@ -173,7 +225,7 @@ const connectionReuseMs = 5 * 60_000;
  * request timeout, for OIDC refreshes). client-node builds a new undici Agent for every request, which means a TLS
  * handshake per list page; requests of a session share one instead, renewed when the client certificate changes.
  */
-export async function authenticate(client: ClientSettings, context: RequestContext): Promise<void> {
+async function authenticate(client: ClientSettings, context: RequestContext): Promise<void> {
 	const limit = client.execTimeoutMs + client.requestTimeoutMs;
 	await withTimeout(
 		client.kubeConfig.applySecurityAuthentication(context),
@@ -233,28 +285,53 @@ export interface Answer {
 	readonly text: string;
 }
 
+type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** A request whose answer has started: its status, and its body read chunk by chunk. */
+export interface OpenRequest {
+	readonly status: number;
+	/** The body's next chunk, or undefined at its end. Throws RequestFailure ('stopped' once stopped). */
+	read(): Promise<Uint8Array | undefined>;
+	/** Ends the request and its timers; the connection is let go. */
+	close(): void;
+}
+
+/** How a request is bounded besides the client's own timeouts. */
+interface OpenOptions {
+	readonly body?: { readonly contentType: string; readonly text: string };
+	readonly stop?: AbortSignal;
+	/** What was asked, for messages: "list gitrepos.fleet.cattle.io". */
+	readonly what: string;
+	/** Silence allowed once the answer has started; the request timeout when absent. */
+	readonly silenceMs?: number;
+	/** Bound on the whole request from when it is sent; none when absent (a watch). */
+	readonly deadlineMs?: number;
+}
+
 /**
- * One request through client-node, bounded: credentials within the exec timeout (plus the request timeout, for
- * OIDC refreshes), the answer's start within the request timeout, then no silence longer than it while the body
- * arrives. `stop` aborts it; `onBodyStart` sees the start of a 200 body until it returns true. Network failures
- * throw RequestFailure ('stopped' once `stop` has aborted).
+ * Sends one request through client-node and waits for its answer to start: credentials within the exec timeout
+ * (plus the request timeout, for OIDC refreshes), the answer's start within the request timeout, then no silence
+ * longer than `silenceMs` between chunks and, when given, the whole of it within `deadlineMs`.
  */
-export async function sendRequest(
+export async function openRequest(
 	client: ClientSettings,
 	method: HttpMethod,
 	path: string,
-	query: Readonly<Record<string, string | number | boolean | undefined>>,
-	options: {
-		readonly body?: { readonly contentType: string; readonly text: string };
-		readonly stop?: AbortSignal;
-		readonly onBodyStart?: (prefix: string) => boolean;
-	} = {},
-): Promise<Answer> {
-	const { body, stop, onBodyStart } = options;
+	query: Query,
+	options: OpenOptions,
+): Promise<OpenRequest> {
+	const { body, stop, what } = options;
 	const url = new URL(client.server + path);
 	for (const [key, value] of Object.entries(query)) {
 		if (value !== undefined) url.searchParams.set(key, String(value));
 	}
+	// fetch refuses a URL with credentials in it; Go's HTTP client (so kubectl) sends them as basic auth.
+	const basic =
+		url.username !== '' || url.password !== ''
+			? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+			: undefined;
+	url.username = '';
+	url.password = '';
 	const context = new RequestContext(url.toString(), method);
 	context.setHeaderParam('Accept', 'application/json');
 	if (body) {
@@ -262,57 +339,154 @@ export async function sendRequest(
 		context.setBody(body.text);
 	}
 	const timeoutMs = client.requestTimeoutMs;
+	const fail = (error: unknown): RequestFailure => {
+		if (stop?.aborted) return new RequestFailure('stopped', 'stopped');
+		const failure = failureOf(error, client.server, timeoutMs);
+		// Connections that failed may be dead (a restarted server): later requests open new ones.
+		if (failure.kind === 'cannot-reach') dropConnections(client);
+		return failure;
+	};
 	try {
 		await authenticate(client, context);
 	} catch (error) {
 		throw failureOf(error, client.server, timeoutMs);
 	}
+	if (basic !== undefined && context.getHeaders().Authorization === undefined) {
+		context.setHeaderParam('Authorization', basic);
+	}
 	if (stop?.aborted) throw new RequestFailure('stopped', 'stopped');
 	const controller = new AbortController();
-	const onStop = (): void => controller.abort();
+	// Why the request was aborted, when it was by a bound of ours; fetch's own error says less.
+	let abortedFor: RequestFailure | undefined;
+	const abort = (reason: RequestFailure): void => {
+		abortedFor ??= reason;
+		controller.abort(reason);
+	};
+	const onStop = (): void => abort(new RequestFailure('stopped', 'stopped'));
 	stop?.addEventListener('abort', onStop, { once: true });
-	let timer: NodeJS.Timeout | undefined;
-	const arm = (): void => {
-		clearTimeout(timer);
-		timer = setTimeout(
-			() => controller.abort(new DOMException('timed out', 'TimeoutError')),
-			timeoutMs,
+	let silence: NodeJS.Timeout | undefined;
+	const armSilence = (ms: number): void => {
+		clearTimeout(silence);
+		silence = setTimeout(
+			() =>
+				abort(
+					new RequestFailure(
+						'cannot-reach',
+						`cannot reach ${withUrlPasswordsHidden(client.server)}: no answer within ${seconds(ms)}`,
+					),
+				),
+			ms,
 		);
 	};
+	const deadlineMs = options.deadlineMs;
+	const deadline =
+		deadlineMs === undefined
+			? undefined
+			: setTimeout(
+					() =>
+						abort(
+							new RequestFailure(
+								'cannot-reach',
+								`cannot reach ${withUrlPasswordsHidden(client.server)}: the answer to ${what} did not arrive in full within ${seconds(deadlineMs)}`,
+							),
+						),
+					deadlineMs,
+				);
+	let closed = false;
+	const close = (): void => {
+		if (closed) return;
+		closed = true;
+		clearTimeout(silence);
+		clearTimeout(deadline);
+		stop?.removeEventListener('abort', onStop);
+		if (!controller.signal.aborted) controller.abort();
+	};
 	context.setSignal(controller.signal);
+	const silenceMs = options.silenceMs ?? timeoutMs;
 	try {
-		arm();
+		armSilence(timeoutMs);
 		const response = await httpLibrary.send(context).toPromise();
-		arm();
-		const stream = response.body.stream();
-		const chunks: Uint8Array[] = [];
-		let watchingStart = onBodyStart !== undefined && response.httpStatusCode === 200;
-		let received = 0;
-		if (stream) {
-			const reader = stream.getReader();
-			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) break;
-				chunks.push(value);
-				received += value.length;
-				arm();
-				if (watchingStart && onBodyStart) {
-					const prefix = Buffer.concat(chunks).toString('utf8', 0, Math.min(received, 4096));
-					watchingStart = !onBodyStart(prefix) && received < 4096;
+		armSilence(silenceMs);
+		const reader = response.body.stream()?.getReader();
+		return {
+			status: response.httpStatusCode,
+			read: async () => {
+				if (!reader) return undefined;
+				try {
+					const { done, value } = await reader.read();
+					if (done) return undefined;
+					armSilence(silenceMs);
+					return value;
+				} catch (error) {
+					close();
+					throw fail(abortedFor ?? error);
 				}
+			},
+			close: () => {
+				close();
+				void reader?.cancel().catch(() => undefined);
+			},
+		};
+	} catch (error) {
+		close();
+		throw fail(abortedFor ?? error);
+	}
+}
+
+/**
+ * One request through client-node, bounded as `openRequest` bounds it, within the request deadline and the byte
+ * limit of one answer. `stop` aborts it; `onBodyStart` sees the start of a 200 body until it returns true. Failures
+ * throw RequestFailure ('stopped' once `stop` has aborted).
+ */
+export async function sendRequest(
+	client: ClientSettings,
+	method: HttpMethod,
+	path: string,
+	query: Query,
+	options: {
+		readonly body?: { readonly contentType: string; readonly text: string };
+		readonly stop?: AbortSignal;
+		readonly onBodyStart?: (prefix: string) => boolean;
+		/** What is asked, for messages: "list gitrepos.fleet.cattle.io". */
+		readonly what?: string;
+	} = {},
+): Promise<Answer> {
+	const { onBodyStart } = options;
+	const what = options.what ?? `${method} ${path}`;
+	const request = await openRequest(client, method, path, query, {
+		what,
+		deadlineMs: client.requestDeadlineMs,
+		...(options.body ? { body: options.body } : {}),
+		...(options.stop ? { stop: options.stop } : {}),
+	});
+	try {
+		const chunks: Uint8Array[] = [];
+		let watchingStart = onBodyStart !== undefined && request.status === 200;
+		let received = 0;
+		for (let chunk = await request.read(); chunk; chunk = await request.read()) {
+			received += chunk.length;
+			if (received > client.maxResponseBytes) throw tooLargeFailure(what, client.maxResponseBytes);
+			chunks.push(chunk);
+			if (watchingStart && onBodyStart) {
+				const prefix = Buffer.concat(chunks).toString('utf8', 0, Math.min(received, 4096));
+				watchingStart = !onBodyStart(prefix) && received < 4096;
 			}
 		}
-		return { status: response.httpStatusCode, text: Buffer.concat(chunks).toString('utf8') };
-	} catch (error) {
-		if (stop?.aborted) throw new RequestFailure('stopped', 'stopped');
-		const failure = failureOf(error, client.server, timeoutMs);
-		// Connections that failed may be dead (a restarted server): later requests open new ones.
-		if (failure.kind === 'cannot-reach') dropConnections(client);
-		throw failure;
+		const text = Buffer.concat(chunks).toString('utf8');
+		chunks.length = 0;
+		return { status: request.status, text };
 	} finally {
-		clearTimeout(timer);
-		stop?.removeEventListener('abort', onStop);
+		request.close();
 	}
+}
+
+function tooLargeFailure(what: string, limit: number): RequestFailure {
+	return new RequestFailure(
+		'server-error',
+		`the answer to ${what} is larger than ${sizeText(limit)}, the most read from one answer (the setting ${maxResponseSetting} raises it)`,
+		undefined,
+		true,
+	);
 }
 
 /** GET a JSON document, bounded as `sendRequest` bounds it. Throws RequestFailure. */
@@ -326,6 +500,7 @@ export async function getJson(
 ): Promise<unknown> {
 	const answer = await sendRequest(client, HttpMethod.GET, path, query, {
 		stop,
+		what,
 		...(onBodyStart ? { onBodyStart } : {}),
 	});
 	if (answer.status !== 200) {

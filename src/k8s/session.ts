@@ -26,9 +26,14 @@ import {
 import { emitter, type Disposable, type ObjectEvent } from './events.ts';
 import { kubeConfigFor, type MergedKubeconfig } from './kubeconfig.ts';
 import { Reflector, type ReflectorHost } from './reflector.ts';
+import { retryDelayMs } from './backoff.ts';
 import {
+	defaultMaxResponseBytes,
+	defaultMaxWatchEventBytes,
+	defaultRequestDeadlineMs,
 	dropConnections,
 	failureOf,
+	withUrlPasswordsHidden,
 	type ClientSettings,
 	type RequestFailure,
 } from './requests.ts';
@@ -43,6 +48,15 @@ export interface SessionOptions {
 	readonly namespaces?: readonly string[];
 	/** Bound on every request until its answer starts, and on silence while a body arrives. Default 10 s. */
 	readonly requestTimeoutMs?: number;
+	/**
+	 * Bound on a whole request, its answer included (a server that trickles its answer byte by byte), watches
+	 * excepted. Default 60 s.
+	 */
+	readonly requestDeadlineMs?: number;
+	/** Bound on the bytes of one answer (a list page, a discovery document). Default 256 MiB. */
+	readonly maxResponseBytes?: number;
+	/** Bound on the bytes of one watch event. Default 16 MiB. */
+	readonly maxWatchEventBytes?: number;
 	/** Bound on an exec credential plugin. Default 10 s. */
 	readonly execTimeoutMs?: number;
 	/**
@@ -107,7 +121,9 @@ export class Session implements Disposable {
 	constructor(options: SessionOptions) {
 		this.#options = options;
 		this.context = options.context;
-		this.#log = options.log ?? (() => undefined);
+		const log = options.log ?? (() => undefined);
+		// Messages may name the server, whose address may carry a password.
+		this.#log = (message) => log(withUrlPasswordsHidden(message));
 		this.#objectEvents = emitter<ObjectEvent>(this.#log);
 		this.#stateEvents = emitter<SessionStatus>(this.#log);
 		this.#bundleDeployments = { mode: 'unknown', threshold: this.#threshold() };
@@ -264,16 +280,15 @@ export class Session implements Disposable {
 	}
 
 	#backoffMs(attempt: number, failure: RequestFailure | undefined): number {
-		const initial = this.#options.backoff?.initialMs ?? 500;
-		const max = this.#options.backoff?.maxMs ?? 30_000;
-		// Permissions and CRDs change rarely: ask again at the slowest pace.
-		const step =
-			failure?.kind === 'forbidden' || failure?.kind === 'not-installed'
-				? max
-				: Math.min(max, initial * 2 ** Math.min(attempt, 30));
-		const random = this.#options.random ?? Math.random;
-		// Jitter: between half and all of the step, so many watches that failed together do not retry together.
-		return Math.round(step / 2 + (step / 2) * random());
+		return retryDelayMs(
+			attempt,
+			failure,
+			{
+				initialMs: this.#options.backoff?.initialMs ?? 500,
+				maxMs: this.#options.backoff?.maxMs ?? 30_000,
+			},
+			this.#options.random ?? Math.random,
+		);
 	}
 
 	#makeClient(): ClientSettings | ConnectionState {
@@ -288,6 +303,9 @@ export class Session implements Disposable {
 			kubeConfig: made.kubeConfig,
 			server,
 			requestTimeoutMs: this.#options.requestTimeoutMs ?? 10_000,
+			requestDeadlineMs: this.#options.requestDeadlineMs ?? defaultRequestDeadlineMs,
+			maxResponseBytes: this.#options.maxResponseBytes ?? defaultMaxResponseBytes,
+			maxWatchEventBytes: this.#options.maxWatchEventBytes ?? defaultMaxWatchEventBytes,
 			execTimeoutMs: this.#options.execTimeoutMs ?? 10_000,
 			tlsVersion: made.tlsVersion,
 			connections: { dispatcher: undefined, version: 0, createdAt: 0 },
