@@ -36,6 +36,8 @@ export interface LiveSettings {
 	readonly namespaces: readonly string[];
 	readonly bundleDeploymentThreshold: number;
 	readonly kubestellarPairs: readonly ContextPair[];
+	/** Larger answers from a cluster are refused (kubeStatusLens.clusters.maxResponseMiB). */
+	readonly maxResponseBytes?: number;
 }
 
 /** Where the feed writes what a user may want to read later. */

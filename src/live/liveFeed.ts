@@ -190,6 +190,7 @@ export class LiveFeed {
 				context,
 				...(settings.namespaces.length > 0 ? { namespaces: settings.namespaces } : {}),
 				bundleDeploymentThreshold: settings.bundleDeploymentThreshold,
+				...(settings.maxResponseBytes ? { maxResponseBytes: settings.maxResponseBytes } : {}),
 				log: (message) => log.warn(`${context}: ${message}`),
 			});
 			const feed = new ContextFeed({

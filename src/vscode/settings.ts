@@ -18,6 +18,7 @@ export const settingKeys = [
 	'kubeStatusLens.clusters.namespaces',
 	'kubeStatusLens.clusters.bundleDeploymentThreshold',
 	'kubeStatusLens.clusters.kubestellarPairs',
+	'kubeStatusLens.clusters.maxResponseMiB',
 ] as const;
 
 function stringArray(value: unknown, fallback: readonly string[]): string[] {
@@ -92,10 +93,12 @@ export function readClusterSettings(): {
 	namespaces: string[];
 	bundleDeploymentThreshold: number;
 	kubestellarPairs: ContextPair[];
+	maxResponseBytes: number;
 } {
 	const config = vscode.workspace.getConfiguration('kubeStatusLens.clusters');
 	const kubeconfig = config.inspect<string>('kubeconfig');
 	const threshold = config.get<unknown>('bundleDeploymentThreshold');
+	const maxMiB = config.get<unknown>('maxResponseMiB');
 	return {
 		enabled: config.get<boolean>('enabled') !== false,
 		// Only the user's (global) value counts, whatever scope a workspace tries to set.
@@ -104,5 +107,6 @@ export function readClusterSettings(): {
 		namespaces: stringArray(config.get<unknown>('namespaces'), []),
 		bundleDeploymentThreshold: typeof threshold === 'number' && threshold > 0 ? threshold : 20_000,
 		kubestellarPairs: contextPairsOf(config.get<unknown>('kubestellarPairs')),
+		maxResponseBytes: (typeof maxMiB === 'number' && maxMiB > 0 ? maxMiB : 256) * 1024 * 1024,
 	};
 }

@@ -51,6 +51,7 @@ async function startHarness(options: {
 	readonly pairs?: readonly ContextPair[];
 	/** Stands between the feed and the cluster client it loads (to hold the first load, as a slow import does). */
 	readonly loadClient?: (client: ClusterClient) => Promise<ClusterClient>;
+	readonly maxResponseBytes?: number;
 }): Promise<Harness> {
 	const dir = await mkdtemp(path.join(tmpdir(), 'ksl-live-'));
 	const demo = await startDemo({
@@ -89,6 +90,7 @@ async function startHarness(options: {
 			namespaces: [],
 			bundleDeploymentThreshold: 20_000,
 			kubestellarPairs: options.pairs ?? [],
+			...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
 		}),
 		log: { info: () => undefined, warn: () => undefined },
 		showProgress: (task) => task(() => undefined),
@@ -218,6 +220,18 @@ describe('what the graph holds follows the cluster', () => {
 				assert.equal(harness.graph.objectOf(itsRoot, key), undefined, 'gone from the ITS root');
 			},
 		));
+});
+
+describe('settings reach the cluster client', () => {
+	it('refuses answers above kubeStatusLens.clusters.maxResponseMiB and says which setting raises it', () =>
+		withHarness({ clusters: ['platform'], maxResponseBytes: 100 }, async (harness) => {
+			await harness.feed.start();
+			await until(
+				() => harness.feed.summary.some((line) => line.includes('maxResponseMiB')),
+				() => `the context to name the size limit (${harness.feed.summary.join('; ')})`,
+				[harness.graphChanged],
+			);
+		}));
 });
 
 describe('restarts', () => {
