@@ -9,8 +9,9 @@ import {
 } from '../core/manifest/diagnose.ts';
 import { parseManifests } from '../core/manifest/parse.ts';
 import { getRecord, getString } from '../core/model/object.ts';
-import { readManifestTexts } from './files.ts';
-import { optionsOrExit } from './options.ts';
+import { maxFileSizeOption, readLimitsOf, readManifestTexts } from './files.ts';
+import { optionsOrExit, usageError } from './options.ts';
+import { jsonArrayLines, writeLines } from './output.ts';
 import { visibleLine } from '../core/text/visible.ts';
 import type { CommandIo } from './statusCommand.ts';
 
@@ -35,7 +36,7 @@ export interface CheckRecord {
 const formats = ['text', 'json', 'sarif'] as const;
 type Format = (typeof formats)[number];
 
-const usage = `Usage: kube-status-lens check PATH... [--format text|json|sarif]
+const usage = `Usage: kube-status-lens check PATH... [--format text|json|sarif] [--max-file-size SIZE]
 
 Checks Kubernetes manifests and kubectl dumps in files and folders for the mistakes schemas cannot see (Flux
 HelmRepository spec misuse, KubeStellar BindingPolicy flags and selectors, condition hygiene) and for status
@@ -45,6 +46,8 @@ objects, and workloads a BindingPolicy or WorkStatus refers to, are checked; oth
   --format text      one line per finding: file:line:column: severity code: message (default)
   --format json      one JSON array, one record per finding
   --format sarif     SARIF 2.1.0, for code-scanning UIs
+  --max-file-size SIZE
+                     read no file larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
 
 Secrets found among the checked files are read for their key names only (spec.secretRef TLS check).
 
@@ -192,12 +195,19 @@ function secretKeysOf(texts: readonly { file: string; text: string }[]): Map<str
 
 /** `kube-status-lens check`: returns the exit code. */
 export function runCheckCommand(argv: readonly string[], io: CheckIo): number {
-	const parsed = optionsOrExit(argv, { choices: { format: formats }, flags: [] }, usage, io);
+	const parsed = optionsOrExit(
+		argv,
+		{ choices: { format: formats }, flags: [], texts: maxFileSizeOption },
+		usage,
+		io,
+	);
 	if (typeof parsed === 'number') return parsed;
 	const { paths } = parsed;
 	const format = (parsed.values.format ?? 'text') as Format;
+	const limits = readLimitsOf(parsed.values);
+	if (typeof limits === 'string') return usageError(limits, usage, io);
 
-	const read = readManifestTexts(paths, io.stderr);
+	const read = readManifestTexts(paths, io.stderr, limits);
 	const inputError = read.inputError;
 	const texts = read.texts;
 	const secrets = secretKeysOf(texts);
@@ -216,7 +226,7 @@ export function runCheckCommand(argv: readonly string[], io: CheckIo): number {
 		const records = results.flatMap(({ file, findings }) =>
 			findings.map((finding) => recordOf(file, finding)),
 		);
-		io.stdout(`${JSON.stringify(records, null, 2)}\n`);
+		writeLines(jsonArrayLines(records), io.stdout);
 	} else if (format === 'sarif') io.stdout(formatSarif(results, cwd));
 	else io.stdout(formatText(results, io.isTty));
 

@@ -1,10 +1,107 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	openSync,
+	readdirSync,
+	readSync,
+	realpathSync,
+	statSync,
+	type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
+import { decodeManifestBytes } from '../core/manifest/decode.ts';
 import { parseManifests, type ParseResult } from '../core/manifest/parse.ts';
 import { visibleLine } from '../core/text/visible.ts';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
 const skippedFolders = new Set(['node_modules', '.git']);
+
+/** The per-file limit when --max-file-size is not given: a `kubectl get -A -o yaml` of a big cluster fits. */
+const defaultMaxFileBytes = 64 * 1024 * 1024;
+
+/** How files are read. */
+export interface ReadLimits {
+	/** Files larger than this are not read (an input error). */
+	readonly maxFileBytes: number;
+}
+
+/** The `--max-file-size SIZE` option every command takes. */
+export const maxFileSizeOption = { 'max-file-size': 'SIZE' } as const;
+
+/** The limits the options ask for, or why the --max-file-size value is not a size. */
+export function readLimitsOf(values: Readonly<Record<string, string>>): ReadLimits | string {
+	const given = values['max-file-size'];
+	if (given === undefined) return { maxFileBytes: defaultMaxFileBytes };
+	const match = /^(\d+(?:\.\d+)?)\s*(?:([kmg])(?:i?b)?|b)?$/i.exec(given.trim());
+	const units = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as const;
+	const unit = match?.[2]?.toLowerCase() as keyof typeof units | undefined;
+	const bytes = match ? Math.floor(Number(match[1]) * (unit ? units[unit] : 1)) : NaN;
+	if (!(bytes > 0) || !Number.isSafeInteger(bytes)) {
+		return `--max-file-size takes a size such as 128M, 2G or 1048576, not ${given}`;
+	}
+	return { maxFileBytes: bytes };
+}
+
+function sizeText(bytes: number): string {
+	if (bytes >= 1024 * 1024) return `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`;
+	if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+	return `${bytes} bytes`;
+}
+
+// The size to suggest: a round number of MiB the file fits in.
+function tooLarge(size: number, limit: number, exact: boolean): string {
+	let suggestion = 1;
+	while (suggestion * 1024 * 1024 < Math.max(size, limit * 2)) suggestion *= 2;
+	return `${exact ? sizeText(size) : `more than ${sizeText(limit)}`} is over the limit of ${sizeText(limit)} per file (raise it with --max-file-size ${suggestion}M)`;
+}
+
+function kindOf(stats: Stats): string {
+	if (stats.isDirectory()) return 'a folder';
+	if (stats.isFIFO()) return 'a named pipe';
+	if (stats.isSocket()) return 'a socket';
+	if (stats.isCharacterDevice()) return 'a character device';
+	if (stats.isBlockDevice()) return 'a block device';
+	return 'not a regular file';
+}
+
+// Opened without blocking (a named pipe would wait for a writer), checked to be a regular file on the open
+// descriptor (the path may have changed since the folder was listed), and read to at most one byte past the limit,
+// so a file that grows while it is read, or a size that lies, still ends the read.
+function readRegularFile(
+	path: string,
+	limits: ReadLimits,
+): { bytes: Uint8Array } | { error: string } {
+	const nonBlocking = (constants as Partial<Record<string, number>>).O_NONBLOCK ?? 0;
+	const descriptor = openSync(path, constants.O_RDONLY | nonBlocking);
+	try {
+		const stats = fstatSync(descriptor);
+		if (!stats.isFile()) return { error: `${kindOf(stats)}, not a regular file: not read` };
+		if (stats.size > limits.maxFileBytes) {
+			return { error: tooLarge(stats.size, limits.maxFileBytes, true) };
+		}
+		let buffer = Buffer.allocUnsafe(stats.size + 1);
+		let total = 0;
+		for (;;) {
+			if (total === buffer.length) {
+				const grown = Buffer.allocUnsafe(
+					Math.min(buffer.length * 2 + 65536, limits.maxFileBytes + 1),
+				);
+				buffer.copy(grown, 0, 0, total);
+				buffer = grown;
+			}
+			const read = readSync(descriptor, buffer, total, buffer.length - total, null);
+			if (read === 0) break;
+			total += read;
+			if (total > limits.maxFileBytes) {
+				return { error: tooLarge(total, limits.maxFileBytes, false) };
+			}
+		}
+		return { bytes: buffer.subarray(0, total) };
+	} finally {
+		closeSync(descriptor);
+	}
+}
 
 /** A path the user named that could not be read, with why. */
 export interface UnreadablePath {
@@ -12,17 +109,29 @@ export interface UnreadablePath {
 	readonly message: string;
 }
 
-/** The manifest files under the given paths (files as given, folders recursively), sorted within each folder. */
+/**
+ * The manifest files under the given paths (files as given, folders recursively, symbolic links followed), sorted
+ * within each folder. Each file and folder is visited once by its real path, so links to a parent folder end.
+ */
 function collectManifestFiles(paths: readonly string[]): {
 	files: string[];
 	unreadable: UnreadablePath[];
 } {
 	const files: string[] = [];
 	const unreadable: UnreadablePath[] = [];
+	const visited = new Set<string>();
 	const visit = (path: string, named: boolean): void => {
 		let stats;
 		try {
 			stats = statSync(path);
+			const wanted =
+				stats.isDirectory() ||
+				named ||
+				manifestExtensions.some((extension) => path.endsWith(extension));
+			if (!wanted) return;
+			const real = realpathSync(path);
+			if (visited.has(real)) return;
+			visited.add(real);
 		} catch (error) {
 			unreadable.push({
 				path,
@@ -45,9 +154,8 @@ function collectManifestFiles(paths: readonly string[]): {
 				if (skippedFolders.has(entry)) continue;
 				visit(join(path, entry), false);
 			}
-		} else if (named || manifestExtensions.some((extension) => path.endsWith(extension))) {
-			files.push(path);
-		}
+		} else if (stats.isFile()) files.push(path);
+		else unreadable.push({ path, message: `${kindOf(stats)}, not a regular file: not read` });
 	};
 	for (const path of paths) visit(path, true);
 	return { files, unreadable };
@@ -57,6 +165,7 @@ function collectManifestFiles(paths: readonly string[]): {
 export function readManifestTexts(
 	paths: readonly string[],
 	stderr: (text: string) => void,
+	limits: ReadLimits,
 ): { texts: { file: string; text: string }[]; inputError: boolean } {
 	let inputError = false;
 	const { files, unreadable } = collectManifestFiles(paths);
@@ -66,12 +175,20 @@ export function readManifestTexts(
 	}
 	const texts: { file: string; text: string }[] = [];
 	for (const file of files) {
+		let message: string;
 		try {
-			texts.push({ file, text: readFileSync(file, 'utf8') });
+			const read = readRegularFile(file, limits);
+			const decoded = 'bytes' in read ? decodeManifestBytes(read.bytes) : read;
+			if ('text' in decoded) {
+				texts.push({ file, text: decoded.text });
+				continue;
+			}
+			message = decoded.error;
 		} catch (error) {
-			stderr(`${visibleLine(file)}: cannot read: ${visibleLine((error as Error).message)}\n`);
-			inputError = true;
+			message = (error as Error).message;
 		}
+		stderr(`${visibleLine(file)}: cannot read: ${visibleLine(message)}\n`);
+		inputError = true;
 	}
 	return { texts, inputError };
 }
@@ -90,8 +207,9 @@ export interface ManifestFile {
 export function readManifests(
 	paths: readonly string[],
 	stderr: (text: string) => void,
+	limits: ReadLimits,
 ): { files: ManifestFile[]; inputError: boolean } {
-	const read = readManifestTexts(paths, stderr);
+	const read = readManifestTexts(paths, stderr, limits);
 	let inputError = read.inputError;
 	const files = read.texts.map(({ file, text }) => {
 		const parsed = parseManifests(text, { fileName: file });

@@ -12,7 +12,7 @@ import {
 } from '../core/merge/mergePreview.ts';
 import { mergeRuleSets, mergeWecStatuses, type MergeRules } from '../core/merge/wecMerge.ts';
 import { visibleLine, visibleText } from '../core/text/visible.ts';
-import { readManifests, type ManifestFile } from './files.ts';
+import { maxFileSizeOption, readLimitsOf, readManifests, type ManifestFile } from './files.ts';
 import { nameAndText, optionsOrExit, usageError, type OptionSpec } from './options.ts';
 
 /** Where the command writes, so tests can capture output. */
@@ -24,8 +24,8 @@ export interface MergeCommandIo {
 }
 
 const usage = `Usage: kube-status-lens merge --workload FILE --wec NAME=FILE [--wec NAME=FILE ...]
-                              [--policy FILE ...] [--rules proposal|kubestellar] [--json]
-       kube-status-lens merge PATH... [--rules proposal|kubestellar] [--json]
+                              [--policy FILE ...] [--rules proposal|kubestellar] [--json] [--max-file-size SIZE]
+       kube-status-lens merge PATH... [--rules proposal|kubestellar] [--json] [--max-file-size SIZE]
 
 Previews the .status KubeStellar writes into a WDS workload deployed to several WECs.
 
@@ -36,6 +36,7 @@ Previews the .status KubeStellar writes into a WDS workload deployed to several 
                        or Binding the multi-WEC flag (wantMultiWECReportedState) is taken to be on
   --rules RULES        proposal (default: the multi-WEC proposal) or kubestellar (the released controller)
   --json               print {mode, rules, status, provenance, changed, kstatus, health, notes}
+  --max-file-size SIZE read no file larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
 
 With PATH... the files and folders hold the workload, its WorkStatus objects and the policies
 (multi-document YAML, kind: List, JSON). Without --json the output is the editor's merge preview:
@@ -48,7 +49,7 @@ be read or parsed.
 const spec: OptionSpec = {
 	choices: { rules: mergeRuleSets },
 	flags: ['json'],
-	texts: { workload: 'FILE', wec: 'NAME=FILE', policy: 'FILE' },
+	texts: { workload: 'FILE', wec: 'NAME=FILE', policy: 'FILE', ...maxFileSizeOption },
 	pathsOptional: true,
 };
 
@@ -115,13 +116,20 @@ export function runMergeCommand(argv: readonly string[], io: MergeCommandIo): nu
 		);
 	}
 
+	const limits = readLimitsOf(parsed.values);
+	if (typeof limits === 'string') return usageError(limits, usage, io);
+
 	// Every file is read, so one run names every unreadable or broken file.
-	const workloadRead = readManifests(workloadFiles, io.stderr);
-	const otherRead = readManifests([...parsed.paths, ...(parsed.lists.policy ?? [])], io.stderr);
+	const workloadRead = readManifests(workloadFiles, io.stderr, limits);
+	const otherRead = readManifests(
+		[...parsed.paths, ...(parsed.lists.policy ?? [])],
+		io.stderr,
+		limits,
+	);
 	const wecReads = wecs.map(({ name, text }) => ({
 		wec: name,
 		file: text,
-		read: readManifests([text], io.stderr),
+		read: readManifests([text], io.stderr, limits),
 	}));
 	if (
 		workloadRead.inputError ||

@@ -1,8 +1,9 @@
 import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
-import { readManifests } from './files.ts';
-import { optionsOrExit } from './options.ts';
+import { maxFileSizeOption, readLimitsOf, readManifests } from './files.ts';
+import { optionsOrExit, usageError } from './options.ts';
+import { jsonArrayLines, writeLines } from './output.ts';
 import { visibleLine } from '../core/text/visible.ts';
 
 /** Where the command writes, so tests can capture it. */
@@ -31,13 +32,14 @@ export interface StatusRecord {
 	readonly source: { readonly file: string; readonly line: number };
 }
 
-const usage = `Usage: kube-status-lens status PATH... [--json] [--fail-on error|warning]
+const usage = `Usage: kube-status-lens status PATH... [--json] [--fail-on error|warning] [--max-file-size SIZE]
 
 Reads Kubernetes objects from YAML/JSON files and folders (multi-document YAML, kind: List,
 kubectl get -o yaml/json output) and prints the status each system would report.
 
   --json               one JSON array, one record per object
   --fail-on LEVEL      exit 1 when an object has tone LEVEL or worse (error, or warning and error)
+  --max-file-size SIZE read no file larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
 
 Exit codes: 0 fine; 1 --fail-on matched; 2 an input could not be read or parsed (other files are still reported).
 `;
@@ -56,7 +58,7 @@ function oneLine(text: string, width: number): string {
 	return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
-function formatTable(records: readonly StatusRecord[], colour: boolean): string {
+function* tableLines(records: readonly StatusRecord[], colour: boolean): Generator<string> {
 	const rows = records.map((record) => [
 		oneLine(record.kind, 100),
 		oneLine(record.namespace ? `${record.namespace}/${record.name}` : record.name, 320),
@@ -64,21 +66,23 @@ function formatTable(records: readonly StatusRecord[], colour: boolean): string 
 		oneLine(record.message, 100),
 	]);
 	const header = ['KIND', 'NAMESPACE/NAME', 'STATE', 'MESSAGE'];
-	const widths = header.map((title, column) =>
-		Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-	);
+	const widths = header.map((title) => title.length);
+	for (const row of rows) {
+		row.forEach((cell, column) => {
+			widths[column] = Math.max(widths[column] ?? 0, cell.length);
+		});
+	}
 	const pad = (cells: readonly string[]): string[] =>
 		cells.map((cell, column) =>
 			column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0),
 		);
-	const lines = [pad(header).join('  ').trimEnd()];
-	rows.forEach((row, index) => {
-		const cells = pad(row);
+	yield pad(header).join('  ').trimEnd();
+	for (let index = 0; index < rows.length; index++) {
+		const cells = pad(rows[index] ?? []);
 		const tone = records[index]?.tone ?? 'unknown';
 		if (colour) cells[2] = `${toneColours[tone]}${cells[2] ?? ''}\u001b[0m`;
-		lines.push(cells.join('  ').trimEnd());
-	});
-	return `${lines.join('\n')}\n`;
+		yield cells.join('  ').trimEnd();
+	}
 }
 
 function recordOf(result: StatusResult, object: unknown, file: string, line: number): StatusRecord {
@@ -108,6 +112,7 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		{
 			choices: { 'fail-on': ['error', 'warning'] },
 			flags: ['json'],
+			texts: maxFileSizeOption,
 		},
 		usage,
 		io,
@@ -116,8 +121,10 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 	const { paths } = parsed;
 	const json = parsed.flags.has('json');
 	const failOn = parsed.values['fail-on'] as Tone | undefined;
+	const limits = readLimitsOf(parsed.values);
+	if (typeof limits === 'string') return usageError(limits, usage, io);
 
-	const { files, inputError } = readManifests(paths, io.stderr);
+	const { files, inputError } = readManifests(paths, io.stderr, limits);
 	const found: { object: unknown; file: string; line: number }[] = [];
 	for (const { file, parsed } of files) {
 		for (const entry of parsed.objects) {
@@ -133,7 +140,7 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		const entry = found[index];
 		return recordOf(result, entry?.object, entry?.file ?? '', entry?.line ?? 0);
 	});
-	io.stdout(json ? `${JSON.stringify(records, null, 2)}\n` : formatTable(records, io.isTty));
+	writeLines(json ? jsonArrayLines(records) : tableLines(records, io.isTty), io.stdout);
 
 	if (inputError) return 2;
 	if (failOn !== undefined) {

@@ -169,7 +169,9 @@ export async function discoverResources(
 					`discover ${group}/${version}`,
 					stop,
 				);
-				resources.push(...resourcesOfGroupVersion(group, version, list));
+				for (const resource of resourcesOfGroupVersion(group, version, list)) {
+					resources.push(resource);
+				}
 				groups.set(group, undefined);
 			} catch (error) {
 				const failure = failureOf(error, client.server, client.requestTimeoutMs);

@@ -1,7 +1,9 @@
 // A folder of `kubectl get -o yaml` dumps read into the same store a live session fills, so a cluster can be
 // looked at without access to it. Each file is one source (its path), as each watched resource is one live.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeManifestBytes } from '../core/manifest/decode.ts';
 import { parseManifests } from '../core/manifest/parse.ts';
 import { ObjectStore } from './store.ts';
 
@@ -53,23 +55,81 @@ export function loadDumpTexts(
 	return { store, files: read, problems };
 }
 
-async function dumpFilesIn(folder: string, limit: number): Promise<string[]> {
+function kindOf(stats: Stats): string {
+	if (stats.isFIFO()) return 'a named pipe';
+	if (stats.isSocket()) return 'a socket';
+	if (stats.isCharacterDevice()) return 'a character device';
+	if (stats.isBlockDevice()) return 'a block device';
+	return 'not a regular file';
+}
+
+// Symbolic links are followed, each folder and file once by its real path (links to a parent folder end); what is
+// not a regular file is reported, never opened (a named pipe would wait for a writer forever).
+async function dumpFilesIn(
+	folder: string,
+	limit: number,
+	problems: DumpProblem[],
+): Promise<string[]> {
 	const found: string[] = [];
+	const visited = new Set([await realpath(folder)]);
 	const walk = async (directory: string): Promise<void> => {
-		const entries = await readdir(directory, { withFileTypes: true });
-		entries.sort((a, b) => a.name.localeCompare(b.name));
-		for (const entry of entries) {
+		const entries = await readdir(directory);
+		entries.sort((a, b) => a.localeCompare(b));
+		for (const name of entries) {
 			if (found.length >= limit) return;
-			if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-			const full = path.join(directory, entry.name);
-			if (entry.isDirectory()) await walk(full);
-			else if (entry.isFile() && dumpExtensions.has(path.extname(entry.name).toLowerCase())) {
-				found.push(full);
+			if (name.startsWith('.') || name === 'node_modules') continue;
+			const full = path.join(directory, name);
+			let stats: Stats;
+			let real: string;
+			try {
+				stats = await stat(full);
+				if (!stats.isDirectory() && !dumpExtensions.has(path.extname(name).toLowerCase())) continue;
+				real = await realpath(full);
+			} catch (error) {
+				problems.push({ path: full, message: `cannot read: ${String(error)}` });
+				continue;
 			}
+			if (visited.has(real)) continue;
+			visited.add(real);
+			if (stats.isDirectory()) await walk(full);
+			else if (stats.isFile()) found.push(full);
+			else problems.push({ path: full, message: `skipped: ${kindOf(stats)}, not a regular file` });
 		}
 	};
 	await walk(folder);
 	return found;
+}
+
+/**
+ * A regular file's bytes, at most `maxBytes`: opened without blocking, checked on the open descriptor, and read to
+ * at most one byte past the limit, so a file that grows while it is read still ends the read.
+ */
+async function readBounded(file: string, maxBytes: number): Promise<Uint8Array | string> {
+	const nonBlocking = (constants as Partial<Record<string, number>>).O_NONBLOCK ?? 0;
+	const handle = await open(file, constants.O_RDONLY | nonBlocking);
+	try {
+		const info = await handle.stat();
+		if (!info.isFile()) return `skipped: ${kindOf(info)}, not a regular file`;
+		const tooLarge = (size: string): string =>
+			`skipped: ${size} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB`;
+		if (info.size > maxBytes) return tooLarge(`${Math.round(info.size / 1024 / 1024)} MiB`);
+		let buffer = Buffer.allocUnsafe(info.size + 1);
+		let total = 0;
+		for (;;) {
+			if (total === buffer.length) {
+				const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2 + 65536, maxBytes + 1));
+				buffer.copy(grown, 0, 0, total);
+				buffer = grown;
+			}
+			const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
+			if (bytesRead === 0) break;
+			total += bytesRead;
+			if (total > maxBytes) return tooLarge('the file grew while it was read and');
+		}
+		return buffer.subarray(0, total);
+	} finally {
+		await handle.close();
+	}
 }
 
 /** Reads every .yaml, .yml and .json file under a folder into a store. Never throws: problems are data. */
@@ -79,7 +139,7 @@ export async function loadDumpFolder(folder: string, options: DumpOptions = {}):
 	const problems: DumpProblem[] = [];
 	let paths: string[];
 	try {
-		paths = await dumpFilesIn(folder, maxFiles);
+		paths = await dumpFilesIn(folder, maxFiles, problems);
 	} catch (error) {
 		return {
 			store: new ObjectStore(),
@@ -93,15 +153,14 @@ export async function loadDumpFolder(folder: string, options: DumpOptions = {}):
 	const texts: { path: string; text: string }[] = [];
 	for (const file of paths) {
 		try {
-			const info = await stat(file);
-			if (info.size > maxFileBytes) {
-				problems.push({
-					path: file,
-					message: `skipped: ${Math.round(info.size / 1024 / 1024)} MiB is larger than ${Math.round(maxFileBytes / 1024 / 1024)} MiB`,
-				});
+			const read = await readBounded(file, maxFileBytes);
+			if (typeof read === 'string') {
+				problems.push({ path: file, message: read });
 				continue;
 			}
-			texts.push({ path: file, text: await readFile(file, 'utf8') });
+			const decoded = decodeManifestBytes(read);
+			if ('text' in decoded) texts.push({ path: file, text: decoded.text });
+			else problems.push({ path: file, message: `cannot read: ${decoded.error}` });
 		} catch (error) {
 			problems.push({ path: file, message: `cannot read: ${String(error)}` });
 		}

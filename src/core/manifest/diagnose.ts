@@ -1065,7 +1065,7 @@ export function diagnoseManifest(text: string, options: DiagnoseOptions = {}): F
 		} catch {
 			// A rule that trips over an unforeseen shape must not take the other objects' findings down with it.
 		}
-		findings.push(...out.findings);
+		for (const finding of out.findings) findings.push(finding);
 	}
 	return findings.sort(compareFindings);
 }

@@ -1,7 +1,16 @@
 import jsyaml from 'js-yaml';
-import { isMap, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import {
+	isMap,
+	isSeq,
+	LineCounter,
+	parseAllDocuments,
+	visit,
+	type Document,
+	type Node,
+} from 'yaml';
 import { isRecord } from '../model/object.ts';
 import type { Range } from '../model/range.ts';
+import { exactIntegerLoad, noteExactIntegers } from './exactIntegers.ts';
 
 /** One Kubernetes object found in a text, with where it stands. */
 export interface ParsedObject {
@@ -33,13 +42,30 @@ export interface ParseResult {
 	readonly lineCounter?: LineCounter;
 }
 
-/** The range of a character span in a text, using a LineCounter. */
-function rangeOfSpan(lineCounter: LineCounter, start: number, end: number): Range {
+/** Where a part of a text starts: its character offset, line and the index of its first document. */
+interface PartStart {
+	readonly offset: number;
+	readonly line: number;
+	readonly document: number;
+}
+
+/** What one part of a text held; documentCount says where the next part's documents are numbered from. */
+interface PartResult {
+	readonly objects: ParsedObject[];
+	readonly problems: ParseProblem[];
+	readonly skippedDocuments: number;
+	readonly documentCount: number;
+}
+
+const wholeText: PartStart = { offset: 0, line: 0, document: 0 };
+
+/** The range of a character span in a text, using a LineCounter, moved down by `lineOffset` lines. */
+function rangeOfSpan(lineCounter: LineCounter, start: number, end: number, lineOffset = 0): Range {
 	const from = lineCounter.linePos(start);
 	const to = lineCounter.linePos(end);
 	return {
-		start: { line: from.line - 1, character: from.col - 1 },
-		end: { line: to.line - 1, character: to.col - 1 },
+		start: { line: from.line - 1 + lineOffset, character: from.col - 1 },
+		end: { line: to.line - 1 + lineOffset, character: to.col - 1 },
 	};
 }
 
@@ -60,9 +86,11 @@ function isTemplate(text: string): boolean {
 	return text.includes('{{');
 }
 
-// Anchors make aliases, and aliases can multiply a small text into a huge object: such texts take the careful path,
-// which caps alias expansion.
-const anchorPattern = /(^|[\s[{,:-])&[^\s,[\]{}]+/m;
+// A lone carriage return is a line break in YAML 1.2, js-yaml and kubectl's reader, but the `yaml` package reads it
+// as part of a line: it becomes a line feed, which keeps every offset where it was.
+function withLineFeeds(text: string): string {
+	return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
 
 function lineRange(startLine: number, endLine: number): Range {
 	return {
@@ -74,21 +102,27 @@ function lineRange(startLine: number, endLine: number): Range {
 /**
  * The fast path: js-yaml (about ten times faster than the `yaml` package here) with the YAML 1.2 core schema, so
  * timestamps stay strings as Go decodes them; start lines come from its node listener. Returns undefined on any
- * syntax error, so the careful path can report every problem and keep the good documents.
+ * syntax error, so the careful path can report every problem and keep the good documents. `lineCount` is the
+ * number of lines the part spans (the last document ends on the line before).
  */
-function parseManifestsFast(text: string): ParseResult | undefined {
+function parseManifestsFast(
+	text: string,
+	at: PartStart,
+	lineCount: number,
+): PartResult | undefined {
 	const documents: unknown[] = [];
 	const documentLines: number[] = [];
 	const sequenceItemLines = new Map<unknown, number[]>();
 	const stack: { line: number; children: number[] }[] = [];
+	const integers = exactIntegerLoad();
 	try {
-		jsyaml.loadAll(text, (document) => documents.push(document), {
-			schema: jsyaml.CORE_SCHEMA,
+		jsyaml.loadAll(text, (document) => documents.push(integers.settle(document)), {
+			schema: integers.schema,
 			json: true,
 			listener(event, state) {
 				if (event === 'open') {
-					if (stack.length === 0) documentLines.push(state.line);
-					stack.push({ line: state.line, children: [] });
+					if (stack.length === 0) documentLines.push(state.line + at.line);
+					stack.push({ line: state.line + at.line, children: [] });
 					return;
 				}
 				const closed = stack.pop();
@@ -104,18 +138,17 @@ function parseManifestsFast(text: string): ParseResult | undefined {
 	} catch {
 		return undefined;
 	}
-	const lineCount = text.split('\n').length;
+	const lastLine = at.line + lineCount;
 	const objects: ParsedObject[] = [];
 	const problems: ParseProblem[] = [];
 	let skippedDocuments = 0;
 	// An empty document fires no node events, so documents and their lines are paired from the end of the stream only
-	// when counts agree; otherwise lines fall back to 0.
+	// when counts agree; otherwise lines fall back to the start of the part.
 	const linesAgree = documentLines.length === documents.length;
-	documents.forEach((value, documentIndex) => {
-		const startLine = linesAgree ? (documentLines[documentIndex] ?? 0) : 0;
-		const endLine = linesAgree
-			? (documentLines[documentIndex + 1] ?? lineCount) - 1
-			: lineCount - 1;
+	documents.forEach((value, index) => {
+		const documentIndex = at.document + index;
+		const startLine = linesAgree ? (documentLines[index] ?? at.line) : at.line;
+		const endLine = linesAgree ? (documentLines[index + 1] ?? lastLine) - 1 : lastLine - 1;
 		if (value === null || value === undefined) return;
 		if (!isRecord(value)) {
 			skippedDocuments++;
@@ -152,20 +185,138 @@ function parseManifestsFast(text: string): ParseResult | undefined {
 		}
 		objects.push({ object: value, documentIndex, range: lineRange(startLine, endLine) });
 	});
-	return { objects, problems, skippedDocuments };
+	return { objects, problems, skippedDocuments, documentCount: documents.length };
+}
+
+/** One document of a stream: from a `---` at the start of a line (or the text's start) to the next. */
+interface DocumentSpan {
+	readonly start: number;
+	readonly line: number;
+	/** Holds an anchor or a template, so only the careful path may read it. */
+	careful: boolean;
+}
+
+// Anchors make aliases, and aliases can multiply a small text into a huge object: such documents take the careful
+// path, which caps alias expansion. An anchor is `&name` at the start of a node (after a space, `[{,:-` or a line
+// start).
+function isAnchorAt(text: string, index: number): boolean {
+	const before = index === 0 ? '\n' : text.charAt(index - 1);
+	const after = text.charAt(index + 1);
+	return /[\s[{,:-]/.test(before) && after !== '' && !/[\s,[\]{}]/.test(after);
+}
+
+function countLines(text: string, from: number, to: number): number {
+	let count = 0;
+	let at = text.indexOf('\n', from);
+	while (at >= 0 && at < to) {
+		count++;
+		at = text.indexOf('\n', at + 1);
+	}
+	return count;
+}
+
+/**
+ * The documents of a stream, split where YAML itself splits them: a line starting with `---` ends every node,
+ * block scalars and quoted text included. A stream with directives (`%YAML`) stays whole.
+ */
+function documentSpansOf(text: string): DocumentSpan[] {
+	const starts = [0];
+	if (!/^%/m.test(text)) {
+		for (let at = text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 4)) {
+			const after = text.charAt(at + 4);
+			if (after === '' || after === ' ' || after === '\t' || after === '\n' || after === '\r') {
+				starts.push(at + 1);
+			}
+		}
+	}
+	const spans: DocumentSpan[] = [];
+	let line = 0;
+	let previous = 0;
+	for (const start of starts) {
+		line += countLines(text, previous, start);
+		previous = start;
+		spans.push({ start, line, careful: false });
+	}
+	let span = 0;
+	const markCareful = (index: number): void => {
+		while (span + 1 < spans.length && (spans[span + 1]?.start ?? 0) <= index) span++;
+		const holder = spans[span];
+		if (holder) holder.careful = true;
+	};
+	for (let at = text.indexOf('&'); at >= 0; at = text.indexOf('&', at + 1)) {
+		if (isAnchorAt(text, at)) markCareful(at);
+	}
+	span = 0;
+	for (let at = text.indexOf('{{'); at >= 0; at = text.indexOf('{{', at + 2)) markCareful(at);
+	return spans;
 }
 
 /**
  * Reads every Kubernetes object from a YAML or JSON text: multi-document YAML, `kind: List` (kubectl get -o yaml),
  * JSON. Never throws: syntax errors come back as problems with positions. Ranges are whole lines; use
- * `parseManifestsWithNodes` where exact node ranges matter (hovers, diagnostics).
+ * `parseManifestsWithNodes` where exact node ranges matter (hovers, diagnostics). Each document takes the fast path
+ * unless it holds an anchor, a template or a syntax error: one such document does not slow down the rest.
  */
 export function parseManifests(
 	text: string,
 	options: { readonly fileName?: string } = {},
 ): ParseResult {
-	if (isTemplate(text) || anchorPattern.test(text)) return parseManifestsWithNodes(text, options);
-	return parseManifestsFast(text) ?? parseManifestsWithNodes(text, options);
+	const source = withLineFeeds(text);
+	const spans = documentSpansOf(source);
+	const totalLines = countLines(source, 0, source.length) + 1;
+	const objects: ParsedObject[] = [];
+	const problems: ParseProblem[] = [];
+	let skippedDocuments = 0;
+	let documentIndex = 0;
+	const keep = (part: PartResult): void => {
+		for (const object of part.objects) objects.push(object);
+		for (const problem of part.problems) problems.push(problem);
+		skippedDocuments += part.skippedDocuments;
+		documentIndex += part.documentCount;
+	};
+	const startOf = (index: number): PartStart => {
+		const span = spans[index];
+		return { offset: span?.start ?? 0, line: span?.line ?? 0, document: documentIndex };
+	};
+	const endOf = (index: number): { offset: number; line: number } => {
+		const next = spans[index + 1];
+		return next
+			? { offset: next.start, line: next.line }
+			: { offset: source.length, line: totalLines };
+	};
+	// Reads one document carefully: false when it is a template that does not parse (the file is skipped).
+	const readCarefully = (index: number): boolean => {
+		const at = startOf(index);
+		const part = parseCarefully(source.slice(at.offset, endOf(index).offset), options, at);
+		if (part === 'template') return false;
+		keep(part);
+		return true;
+	};
+	// Reads documents first..last on the fast path; a syntax error halves the run until the broken document is alone,
+	// and only that one is read carefully.
+	const readFast = (first: number, last: number): boolean => {
+		const at = startOf(first);
+		const end = endOf(last);
+		const part = parseManifestsFast(source.slice(at.offset, end.offset), at, end.line - at.line);
+		if (part) {
+			keep(part);
+			return true;
+		}
+		if (first === last) return readCarefully(first);
+		const middle = Math.floor((first + last) / 2);
+		return readFast(first, middle) && readFast(middle + 1, last);
+	};
+	// Runs of documents without anchors or templates are read together; a template that does not parse skips the file.
+	for (let first = 0; first < spans.length;) {
+		let last = first;
+		if (!spans[first]?.careful) {
+			while (last + 1 < spans.length && !spans[last + 1]?.careful) last++;
+		}
+		const read = spans[first]?.careful ? readCarefully(first) : readFast(first, last);
+		if (!read) return { objects: [], problems: [], skippedDocuments: spans.length };
+		first = last + 1;
+	}
+	return { objects, problems, skippedDocuments };
 }
 
 /**
@@ -177,9 +328,22 @@ export function parseManifestsWithNodes(
 	options: { readonly fileName?: string } = {},
 ): ParseResult {
 	const lineCounter = new LineCounter();
-	const problems: ParseProblem[] = [];
-	const objects: ParsedObject[] = [];
-	let skippedDocuments = 0;
+	const list = parseDocuments(withLineFeeds(text), lineCounter);
+	const part = partOfDocuments(list, lineCounter, options, wholeText, text);
+	if (part === 'template') {
+		return {
+			objects: [],
+			problems: [],
+			skippedDocuments: list.length,
+			documents: list,
+			lineCounter,
+		};
+	}
+	const { objects, problems, skippedDocuments } = part;
+	return { objects, problems, skippedDocuments, documents: list, lineCounter };
+}
+
+function parseDocuments(text: string, lineCounter: LineCounter): Document.Parsed[] {
 	const documents = parseAllDocuments(text, {
 		lineCounter,
 		uniqueKeys: false,
@@ -187,39 +351,80 @@ export function parseManifestsWithNodes(
 		keepSourceTokens: false,
 	});
 	// parseAllDocuments returns an EmptyStream (no documents) for empty input.
-	const list = Array.isArray(documents) ? documents : [];
-	if (isTemplate(text) && list.some((document) => document.errors.length > 0)) {
-		return { objects, problems, skippedDocuments: list.length, documents: list, lineCounter };
+	return Array.isArray(documents) ? documents : [];
+}
+
+/** One part of a longer text read carefully; its nodes' ranges are made offsets into the whole text. */
+function parseCarefully(
+	text: string,
+	options: { readonly fileName?: string },
+	at: PartStart,
+): PartResult | 'template' {
+	const lineCounter = new LineCounter();
+	const list = parseDocuments(text, lineCounter);
+	const part = partOfDocuments(list, lineCounter, options, at, text);
+	if (part !== 'template' && at.offset > 0) {
+		for (const document of list) {
+			visit(document, {
+				Node(_, node) {
+					if (node.range) {
+						const [start, valueEnd, end] = node.range;
+						node.range = [start + at.offset, valueEnd + at.offset, end + at.offset];
+					}
+				},
+			});
+		}
 	}
+	return part;
+}
+
+/** The objects and problems of parsed documents; 'template' when a template text does not parse (skipped quietly). */
+function partOfDocuments(
+	list: readonly Document.Parsed[],
+	lineCounter: LineCounter,
+	options: { readonly fileName?: string },
+	at: PartStart,
+	text: string,
+): PartResult | 'template' {
+	if (isTemplate(text) && list.some((document) => document.errors.length > 0)) return 'template';
+	const problems: ParseProblem[] = [];
+	const objects: ParsedObject[] = [];
+	let skippedDocuments = 0;
 	const looksJson = options.fileName?.endsWith('.json') ?? false;
-	list.forEach((document, documentIndex) => {
+	const rangeOf = (start: number, end: number): Range =>
+		rangeOfSpan(lineCounter, start, end, at.line);
+	list.forEach((document, index) => {
+		const documentIndex = at.document + index;
 		for (const error of document.errors) {
 			const [start, end] = error.pos;
 			problems.push({
 				code: looksJson ? 'json-syntax' : 'yaml-syntax',
 				message: error.message.split('\n')[0] ?? error.message,
-				range: rangeOfSpan(lineCounter, start, Math.max(end, start)),
+				range: rangeOf(start, Math.max(end, start)),
 			});
 		}
 		if (document.errors.length > 0) return;
 		let value: unknown;
 		try {
 			value = document.toJS({ maxAliasCount: 100 });
+			noteExactIntegers(document, value);
 		} catch (error) {
 			// An alias bomb or similar: report it on the document, keep the rest of the file.
 			const [start, , end] = document.range;
 			problems.push({
 				code: 'too-large',
 				message: error instanceof Error ? error.message : String(error),
-				range: rangeOfSpan(lineCounter, start, end),
+				range: rangeOf(start, end),
 			});
 			return;
 		}
 		if (value === null || value === undefined) return;
 		const documentNode = document.contents;
 		const documentRange = documentNode?.range
-			? rangeOfSpan(lineCounter, documentNode.range[0], documentNode.range[1])
-			: zeroRange;
+			? rangeOf(documentNode.range[0], documentNode.range[1])
+			: at.line === 0
+				? zeroRange
+				: lineRange(at.line, at.line);
 		if (!isRecord(value)) {
 			skippedDocuments++;
 			return;
@@ -231,13 +436,14 @@ export function parseManifestsWithNodes(
 				const itemNode = isSeq(itemsNode)
 					? (itemsNode.items[itemIndex] as Node | undefined)
 					: undefined;
+				const itemRange = itemNode?.range
+					? rangeOf(itemNode.range[0], itemNode.range[1])
+					: documentRange;
 				if (!isKubernetesObject(item)) {
 					problems.push({
 						code: 'not-an-object',
 						message: `items[${itemIndex}] of the ${String(value.kind)} is not a Kubernetes object (apiVersion and kind are required)`,
-						range: itemNode?.range
-							? rangeOfSpan(lineCounter, itemNode.range[0], itemNode.range[1])
-							: documentRange,
+						range: itemRange,
 					});
 					return;
 				}
@@ -245,9 +451,7 @@ export function parseManifestsWithNodes(
 					object: item,
 					documentIndex,
 					itemIndex,
-					range: itemNode?.range
-						? rangeOfSpan(lineCounter, itemNode.range[0], itemNode.range[1])
-						: documentRange,
+					range: itemRange,
 					...(itemNode ? { node: itemNode } : {}),
 				});
 			});
@@ -264,5 +468,5 @@ export function parseManifestsWithNodes(
 			...(documentNode ? { node: documentNode } : {}),
 		});
 	});
-	return { objects, problems, skippedDocuments, documents: list, lineCounter };
+	return { objects, problems, skippedDocuments, documentCount: list.length };
 }

@@ -246,9 +246,15 @@ function perWecTable(workload: unknown, perWec: readonly unknown[]): string[] {
 	}
 	const wecs = copies.map((copy) => copy.wec).slice(0, 12);
 	// WEC names, field names and condition types come from files or clusters too: one line each.
-	const fieldWidth = Math.max(5, ...[...rows.keys()].map((field) => oneLine(field).length));
+	const fieldWidth = [...rows.keys()].reduce(
+		(widest, field) => Math.max(widest, oneLine(field).length),
+		5,
+	);
 	const widths = wecs.map((wec) =>
-		Math.max(oneLine(wec).length, ...[...rows.values()].map((row) => cell(row.get(wec)).length)),
+		[...rows.values()].reduce(
+			(widest, row) => Math.max(widest, cell(row.get(wec)).length),
+			oneLine(wec).length,
+		),
 	);
 	const line = (first: string, cells: readonly string[]) =>
 		`#   ${oneLine(first).padEnd(fieldWidth)}  ${cells.map((text, index) => oneLine(text).padEnd(widths[index] ?? 0)).join('  ')}`.trimEnd();
@@ -309,7 +315,8 @@ export function mergePreviewYaml(
 			`# With --rules ${otherRules} the status differs: kstatus ${other.kstatus.status}, Argo CD ${other.health?.status ?? 'none'} (see the notes and the diff).`,
 		);
 	}
-	header.push('#', '# Per-WEC values:', ...perWecTable(workload, inputs.perWec));
+	header.push('#', '# Per-WEC values:');
+	for (const line of perWecTable(workload, inputs.perWec)) header.push(line);
 	const omitted = Object.entries(result.provenance).filter(([, entry]) => entry.rule === 'omitted');
 	if (omitted.length > 0) {
 		header.push('#', '# Left out:');

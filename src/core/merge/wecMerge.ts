@@ -364,11 +364,11 @@ function multiOutcome(
 			);
 			return { mode: 'multi', write: 'untouched', isMultiWec: true, provenance: {} };
 		}
-		notes.push(...merged.notes);
+		for (const note of merged.notes) notes.push(note);
 		return { mode: 'multi', write: merged.status, isMultiWec: true, provenance: merged.provenance };
 	}
 	const merged = mergeProposalStatuses(identity.group, identity.kind, entries);
-	notes.push(...merged.notes);
+	for (const note of merged.notes) notes.push(note);
 	return { mode: 'multi', write: merged.status, isMultiWec: true, provenance: merged.provenance };
 }
 
@@ -390,7 +390,7 @@ export function mergeWecStatuses(
 	}
 	const read = wecCopiesOf(workload, perWec);
 	const identity = workloadIdentityOf(workload, read.resource);
-	notes.push(...read.notes);
+	for (const note of read.notes) notes.push(note);
 	const byWec = new Map<string, WecCopy[]>();
 	for (const copy of read.copies) {
 		const list = byWec.get(copy.wec) ?? [];
@@ -418,7 +418,7 @@ export function mergeWecStatuses(
 		outcome = { mode: 'none', write: 'untouched', isMultiWec: false, provenance: {} };
 	} else {
 		const request = reportedStateRequestOf(identity, wecsWithInputs, policies);
-		notes.push(...request.notes);
+		for (const note of request.notes) notes.push(note);
 		if (request.bindingPolicyError !== undefined) {
 			const policyNames = request.selectingPolicies.join(', ');
 			notes.push(

@@ -203,7 +203,7 @@ function fleetInputProblemsOf(object: unknown, kind: string): string[] {
 			problems.push(`${path} should be ${fieldTypeNames[type]}, not ${typeName(value)}`);
 		}
 	}
-	problems.push(...readConditions(object).problems);
+	for (const problem of readConditions(object).problems) problems.push(problem);
 	return problems;
 }
 

@@ -169,7 +169,7 @@ function groupByCluster(bds: readonly BundleDeploymentView[]): Map<string, Bundl
 			// Two label pairs can join to one ID (a "/" inside a label value); merge them as Go's string key does.
 			const id = clusterIdOf(first);
 			const existing = groups.get(id);
-			if (existing) existing.push(...group);
+			if (existing) for (const view of group) existing.push(view);
 			else groups.set(id, group);
 		}
 	}

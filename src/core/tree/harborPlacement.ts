@@ -11,7 +11,7 @@ const noParents: readonly Vertex[] = [];
 /** Where a Harbor object belongs: under the Harbor objects that own it, else in its kind's category. */
 export function harborParents(root: Root, entry: Entry, parents: Vertex[]): void {
 	const owners = harborOwners(root, entry);
-	if (owners.length > 0) parents.push(...owners);
+	if (owners.length > 0) for (const owner of owners) parents.push(owner);
 	else if (entry.kind) {
 		const label = pluralOfKind(entry.kind);
 		parents.push(

@@ -270,14 +270,15 @@ function selectionCandidates(root: Root, policy: Entry): Entry[] {
 	const result: Entry[] = [];
 	if (binding) {
 		for (const ref of binding.bindingRefs ?? []) {
-			result.push(...indexed(root, 'gnn', workloadNameKey(ref.group, ref.namespace, ref.name)));
+			const key = workloadNameKey(ref.group, ref.namespace, ref.name);
+			for (const vertex of indexed(root, 'gnn', key)) result.push(vertex);
 		}
 		return result;
 	}
 	for (const clause of policy.clauses ?? []) {
 		if (clause.onlyNamespaces) {
 			for (const namespace of clause.onlyNamespaces) {
-				result.push(...indexed(root, 'candNs', namespace));
+				for (const vertex of indexed(root, 'candNs', namespace)) result.push(vertex);
 			}
 		} else return [...indexed(root, 'cand', '')];
 	}

@@ -296,7 +296,7 @@ export class ResourceGraph {
 		const ids: string[] = [];
 		for (const root of this.rootsById.values()) {
 			const key = this.keyAtLine(root, sourceId, line);
-			if (key !== undefined) ids.push(...this.findNodesForObject(root.id, key));
+			if (key !== undefined) for (const id of this.findNodesForObject(root.id, key)) ids.push(id);
 		}
 		return ids;
 	}

@@ -32,7 +32,9 @@ export function parentsOf(work: Work, entry: Entry): Vertex[] {
 		case 'kubernetes':
 			break;
 	}
-	if (entry.system !== 'harbor') parents.push(...harborOwners(root, entry));
-	if (!isKubestellar(entry)) parents.push(...selectingPolicies(root, entry));
+	if (entry.system !== 'harbor') for (const owner of harborOwners(root, entry)) parents.push(owner);
+	if (!isKubestellar(entry)) {
+		for (const policy of selectingPolicies(root, entry)) parents.push(policy);
+	}
 	return parents;
 }

@@ -217,10 +217,12 @@ export function expandChanges(
 ): { changed: string[]; structureChanged: string[] } {
 	const places = placeIdCalculator(rootOf, changes.structure);
 	const structureChanged: string[] = [];
-	for (const vertex of changes.structure) structureChanged.push(...places(vertex));
+	for (const vertex of changes.structure) {
+		for (const place of places(vertex)) structureChanged.push(place);
+	}
 	const changed: string[] = [];
 	for (const vertex of changes.display) {
-		if (!changes.structure.has(vertex)) changed.push(...places(vertex));
+		if (!changes.structure.has(vertex)) for (const place of places(vertex)) changed.push(place);
 	}
 	return { changed, structureChanged };
 }

@@ -171,9 +171,9 @@ export function registerMergePreview(
 				const objects: Readonly<Record<string, unknown>>[] = [];
 				for (const uri of chosen) {
 					const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-					objects.push(
-						...parseManifests(text, { fileName: uri.path }).objects.map((entry) => entry.object),
-					);
+					for (const entry of parseManifests(text, { fileName: uri.path }).objects) {
+						objects.push(entry.object);
+					}
 				}
 				// The same choice as `kube-status-lens merge FILE...`: the workload a policy or WorkStatus points at, else
 				// the only one; the user picks among several.

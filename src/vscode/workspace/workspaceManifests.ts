@@ -1,5 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { decodeManifestBytes } from '../../core/manifest/decode.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { Log } from '../log.ts';
@@ -26,18 +28,53 @@ function excludeGlob(folder: vscode.WorkspaceFolder, extra: readonly string[]): 
 	return `{${[...new Set(globs)].join(',')}}`;
 }
 
-// The extension runs where the files are (extensionKind workspace), so file: URIs are read with Node directly:
-// workspace.fs would route every read through the workbench, which under code-server is a browser round trip.
-async function sizeOf(uri: vscode.Uri): Promise<number> {
-	return uri.scheme === 'file'
-		? (await stat(uri.fsPath)).size
-		: (await vscode.workspace.fs.stat(uri)).size;
+/** A file's bytes, or why it was not read. */
+type FileRead = { readonly bytes: Uint8Array } | { readonly skipped: string };
+
+function overLimit(size: number): FileRead {
+	return {
+		skipped: `${Math.round(size / 1024)} KiB is over kubeStatusLens.workspace.maxFileSizeKiB`,
+	};
 }
 
-async function textOf(uri: vscode.Uri): Promise<string> {
-	return uri.scheme === 'file'
-		? readFile(uri.fsPath, 'utf8')
-		: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+// Opened without blocking (a named pipe would wait for a writer forever), checked to be a regular file on the open
+// descriptor, and read to at most one byte past the limit, so a file that grows while it is read still ends the read.
+async function readLocalFile(path: string, maxBytes: number): Promise<FileRead> {
+	const nonBlocking = (constants as Partial<Record<string, number>>).O_NONBLOCK ?? 0;
+	const handle = await open(path, constants.O_RDONLY | nonBlocking);
+	try {
+		const info = await handle.stat();
+		if (!info.isFile()) return { skipped: 'not a regular file' };
+		if (info.size > maxBytes) return overLimit(info.size);
+		let buffer = Buffer.allocUnsafe(info.size + 1);
+		let total = 0;
+		for (;;) {
+			if (total === buffer.length) {
+				const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2 + 65536, maxBytes + 1));
+				buffer.copy(grown, 0, 0, total);
+				buffer = grown;
+			}
+			const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
+			if (bytesRead === 0) break;
+			total += bytesRead;
+			if (total > maxBytes) return overLimit(total);
+		}
+		return { bytes: buffer.subarray(0, total) };
+	} finally {
+		await handle.close();
+	}
+}
+
+// The extension runs where the files are (extensionKind workspace), so file: URIs are read with Node directly:
+// workspace.fs would route every read through the workbench, which under code-server is a browser round trip.
+// Other schemes have no partial read: their size and type are checked first.
+async function readManifestFile(uri: vscode.Uri, maxBytes: number): Promise<FileRead> {
+	if (uri.scheme === 'file') return readLocalFile(uri.fsPath, maxBytes);
+	const info = await vscode.workspace.fs.stat(uri);
+	if ((info.type & vscode.FileType.File) === 0) return { skipped: 'not a regular file' };
+	if (info.size > maxBytes) return overLimit(info.size);
+	const bytes = await vscode.workspace.fs.readFile(uri);
+	return bytes.length > maxBytes ? overLimit(bytes.length) : { bytes };
 }
 
 /** Reads the workspace's manifests into the graph, and keeps them current as files change. */
@@ -208,15 +245,14 @@ export class WorkspaceManifests implements vscode.Disposable {
 		let text: string;
 		let mark = Date.now();
 		try {
-			const size = await sizeOf(uri);
-			if (size > maxFileBytes) {
-				this.log.warn(
-					`Skipped ${label}: ${Math.round(size / 1024)} KiB is over kubeStatusLens.workspace.maxFileSizeKiB.`,
-				);
+			const read = await readManifestFile(uri, maxFileBytes);
+			const decoded = 'bytes' in read ? decodeManifestBytes(read.bytes) : { error: read.skipped };
+			if ('error' in decoded) {
+				this.log.warn(`Skipped ${label}: ${decoded.error}.`);
 				this.drop(key);
 				return;
 			}
-			text = await textOf(uri);
+			text = decoded.text;
 		} catch (error) {
 			this.log.warn(
 				`Could not read ${label}: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,0 +1,33 @@
+// Kubernetes generations are int64, and Go compares them exactly; a JavaScript number holds integers exactly only up
+// to 2^53, so 9007199254740993 and 9007199254740992 read as the same number. The parsers keep the value a number (the
+// objects stay plain JSON data) and note the exact integer beside it, keyed by the map that holds it; the status
+// rules read generations through `getInt64`, which prefers the noted value.
+import { getPath, isRecord } from './object.ts';
+
+const exactIntegers = new WeakMap<object, Map<string, bigint>>();
+
+/** Notes the exact integer a parser read for `holder[key]`, whose number lost precision. */
+export function recordExactInteger(holder: object, key: string, value: bigint): void {
+	let values = exactIntegers.get(holder);
+	if (!values) {
+		values = new Map();
+		exactIntegers.set(holder, values);
+	}
+	values.set(key, value);
+}
+
+/** The integer at `holder[key]` as written in the text it was read from, or undefined when it is not an integer. */
+export function int64Field(holder: unknown, key: string): bigint | undefined {
+	if (!isRecord(holder)) return undefined;
+	const value = holder[key];
+	if (typeof value !== 'number' || !Number.isInteger(value)) return undefined;
+	const exact = exactIntegers.get(holder)?.get(key);
+	// A value replaced after parsing no longer matches its note.
+	return exact !== undefined && Number(exact) === value ? exact : BigInt(value);
+}
+
+/** The integer at a path, exact (see int64Field), or undefined when absent or not an integer. */
+export function getInt64(value: unknown, ...path: readonly string[]): bigint | undefined {
+	const last = path[path.length - 1];
+	return last === undefined ? undefined : int64Field(getPath(value, ...path.slice(0, -1)), last);
+}
