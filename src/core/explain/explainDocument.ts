@@ -3,10 +3,17 @@ import { readConditions } from '../model/condition.ts';
 import { toneRank } from '../status/result.ts';
 import type { ResourceGraph } from '../tree/model.ts';
 import type { TreeNode } from '../tree/treeNode.ts';
-import { escapeMarkdown, escapeTableCell, truncate } from '../text/markdown.ts';
+import { documentTextLimit, truncate } from '../text/limits.ts';
+import { escapeMarkdown, escapeTableCell } from '../text/markdown.ts';
+import { visibleLine } from '../text/visible.ts';
 import { stateLabel } from './tooltip.ts';
 
 const maxDepth = 8;
+
+/** An untrusted string in the document: escaped, cut at the document's limit per string. */
+function field(text: string): string {
+	return escapeMarkdown(text, documentTextLimit);
+}
 
 function titleOf(node: TreeNode): string {
 	const kind =
@@ -54,50 +61,41 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 		chain.push(node);
 	}
 	const lines: string[] = [];
-	lines.push(`# ${escapeMarkdown(titleOf(start))}`, '');
+	lines.push(`# ${field(titleOf(start))}`, '');
 	const ready = start.tone === 'ok';
 	lines.push(
-		`**${escapeMarkdown(stateOf(start))}**${start.result?.message ? ` — ${escapeMarkdown(truncate(start.result.message, 500))}` : ''}`,
+		`**${field(stateOf(start))}**${start.result?.message ? ` — ${field(start.result.message)}` : ''}`,
 		'',
 	);
 	if (ready) {
 		lines.push('Nothing blocks it: every part below it is ready.', '');
 	} else if (chain.length > 1) {
 		lines.push('## Why it is not ready', '');
-		lines.push(chain.map((node) => escapeMarkdown(titleOf(node))).join(' → '), '');
+		lines.push(chain.map((node) => field(titleOf(node))).join(' → '), '');
 		let previousMessage = start.result?.message ?? '';
 		chain.forEach((node, index) => {
 			// The message was printed above for the first step; a step that repeats its parent's message says only its state.
 			const message = node.result?.message ?? node.message ?? '';
 			const shown =
-				index > 0 && message && message !== previousMessage
-					? `: ${escapeMarkdown(truncate(message, 240))}`
-					: '';
+				index > 0 && message && message !== previousMessage ? `: ${field(message)}` : '';
 			previousMessage = message;
-			lines.push(
-				`${index + 1}. **${escapeMarkdown(titleOf(node))}** is ${escapeMarkdown(stateOf(node))}${shown}`,
-			);
+			lines.push(`${index + 1}. **${field(titleOf(node))}** is ${field(stateOf(node))}${shown}`);
 			const meaning = meaningOf(node);
-			if (meaning) lines.push(`   ${escapeMarkdown(meaning.meaning)}`);
+			if (meaning) lines.push(`   ${field(meaning.meaning)}`);
 		});
 		lines.push('');
 	}
 	if (start.disagreement) {
-		lines.push(
-			'## The controller and the children disagree',
-			'',
-			escapeMarkdown(start.disagreement),
-			'',
-		);
+		lines.push('## The controller and the children disagree', '', field(start.disagreement), '');
 	}
 	const deepest = [...chain].reverse().find((node) => meaningOf(node)?.action);
 	const action = deepest ? meaningOf(deepest)?.action : undefined;
-	if (!ready && action) lines.push('## What to do', '', escapeMarkdown(action), '');
+	if (!ready && action) lines.push('## What to do', '', field(action), '');
 	const reasons = start.result?.reasons ?? [];
 	if (reasons.length > 0) {
 		lines.push('## Details', '');
 		for (const reason of reasons.slice(0, 12)) {
-			lines.push(`- ${escapeMarkdown(truncate(reason, 400))}`);
+			lines.push(`- ${field(reason)}`);
 		}
 		lines.push('');
 	}
@@ -120,11 +118,11 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 	if (start.result) {
 		lines.push('## What other tools will say', '');
 		lines.push(
-			`- kstatus: **${escapeMarkdown(start.result.kstatus.status)}**${start.result.kstatus.message ? ` — ${escapeMarkdown(start.result.kstatus.message)}` : ''}`,
+			`- kstatus: **${field(start.result.kstatus.status)}**${start.result.kstatus.message ? ` — ${field(start.result.kstatus.message)}` : ''}`,
 		);
 		lines.push(
 			start.result.health
-				? `- Argo CD health: **${escapeMarkdown(start.result.health.status)}**${start.result.health.message ? ` — ${escapeMarkdown(start.result.health.message)}` : ''}`
+				? `- Argo CD health: **${field(start.result.health.status)}**${start.result.health.message ? ` — ${field(start.result.health.message)}` : ''}`
 				: '- Argo CD has no health check for this kind.',
 		);
 		lines.push('');
@@ -134,7 +132,7 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 		lines.push('## Read from', '');
 		for (const source of sources.slice(0, 10)) {
 			lines.push(
-				`- ${escapeMarkdown(`${source.label ?? source.sourceId}${source.line === undefined ? '' : `:${source.line + 1}`}`)}`,
+				`- ${field(`${source.label ?? source.sourceId}${source.line === undefined ? '' : `:${source.line + 1}`}`)}`,
 			);
 		}
 		lines.push('');
@@ -142,25 +140,31 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 	return lines.join('\n');
 }
 
-/** A plain-text summary of a node for the clipboard: one line for it, one per blocking step. */
+/** An untrusted string in the copied summary: on one line, controls and direction overrides visible, cut. */
+function summaryValue(text: string): string {
+	return visibleLine(truncate(text, documentTextLimit));
+}
+
+/**
+ * A plain-text summary of a node for the clipboard: one line for it, one per blocking step. The line breaks are the
+ * summary's own; a name or message cannot add lines, terminal controls or direction overrides.
+ */
 export function statusSummaryText(graph: ResourceGraph, nodeId: string): string {
 	const node = graph.node(nodeId);
 	if (!node) return '';
-	const lines = [
-		`${titleOf(node)}: ${stateOf(node)}${node.result?.message ? ` — ${node.result.message}` : ''}`,
-	];
+	const stepLine = (step: TreeNode, message: string | undefined): string =>
+		`${summaryValue(titleOf(step))}: ${summaryValue(stateOf(step))}${message ? ` — ${summaryValue(message)}` : ''}`;
+	const lines = [stepLine(node, node.result?.message)];
 	for (
 		let child = blockingChild(graph, node), depth = 1;
 		child && depth < maxDepth;
 		child = blockingChild(graph, child), depth++
 	) {
-		lines.push(
-			`${'  '.repeat(depth)}└ ${titleOf(child)}: ${stateOf(child)}${child.result?.message || child.message ? ` — ${child.result?.message ?? child.message}` : ''}`,
-		);
+		lines.push(`${'  '.repeat(depth)}└ ${stepLine(child, child.result?.message || child.message)}`);
 	}
 	if (node.result) {
 		lines.push(
-			`kstatus: ${node.result.kstatus.status}; Argo CD: ${node.result.health?.status ?? 'no check'}`,
+			`kstatus: ${summaryValue(node.result.kstatus.status)}; Argo CD: ${summaryValue(node.result.health?.status ?? 'no check')}`,
 		);
 	}
 	return lines.join('\n');

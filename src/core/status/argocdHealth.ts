@@ -2,6 +2,7 @@
 // checks Argo CD ships in resource_customizations/, then the Go checks of argo-cd/gitops-engine/pkg/health.
 // The Lua scripts and the Go checks are re-expressed here; where their runtime would fail (a Lua error, a failed
 // conversion to the typed API object) the result is Unknown with the reason, as Argo CD reports it.
+import { int64Field } from '../model/int64.ts';
 import { isRecord } from '../model/object.ts';
 import type { HealthResult, HealthStatus } from './result.ts';
 import { goKindOf, stringConversionWords } from './goValues.ts';
@@ -136,6 +137,17 @@ function typedInt(parent: Record<string, unknown> | undefined, key: string, path
 	return typedIntOrUndefined(parent, key, path) ?? 0;
 }
 
+/** A generation (int64): exact beyond 2^53, as Go compares it. */
+function typedInt64(
+	parent: Record<string, unknown> | undefined,
+	key: string,
+	path: string,
+): bigint {
+	return typedIntOrUndefined(parent, key, path) === undefined
+		? 0n
+		: (int64Field(parent, key) ?? 0n);
+}
+
 /** A string field; an integer converts by Go's rules but not by JSON's, so the converter names the field's type. */
 function typedString(
 	parent: Record<string, unknown> | undefined,
@@ -256,10 +268,10 @@ const deploymentHealth: GoCheck = (object) => {
 	const spec = typedRecord(object, 'spec', 'spec');
 	const status = typedRecord(object, 'status', 'status');
 	const name = typedString(metadata, 'name', 'metadata.name');
-	const generation = typedInt(metadata, 'generation', 'metadata.generation');
+	const generation = typedInt64(metadata, 'generation', 'metadata.generation');
 	const paused = typedBool(spec, 'paused', 'spec.paused');
 	const specReplicas = typedIntOrUndefined(spec, 'replicas', 'spec.replicas');
-	const observed = typedInt(status, 'observedGeneration', 'status.observedGeneration');
+	const observed = typedInt64(status, 'observedGeneration', 'status.observedGeneration');
 	const replicas = typedInt(status, 'replicas', 'status.replicas');
 	const updated = typedInt(status, 'updatedReplicas', 'status.updatedReplicas');
 	const available = typedInt(status, 'availableReplicas', 'status.availableReplicas');
@@ -302,7 +314,7 @@ const statefulSetHealth: GoCheck = (object) => {
 	const status = typedRecord(object, 'status', 'status');
 	const strategy = typedRecord(spec, 'updateStrategy', 'spec.updateStrategy');
 	const rollingUpdate = typedRecord(strategy, 'rollingUpdate', 'spec.updateStrategy.rollingUpdate');
-	const generation = typedInt(metadata, 'generation', 'metadata.generation');
+	const generation = typedInt64(metadata, 'generation', 'metadata.generation');
 	const specReplicas = typedIntOrUndefined(spec, 'replicas', 'spec.replicas');
 	const strategyType = typedString(strategy, 'type', 'spec.updateStrategy.type');
 	const partition = typedIntOrUndefined(
@@ -310,13 +322,13 @@ const statefulSetHealth: GoCheck = (object) => {
 		'partition',
 		'spec.updateStrategy.rollingUpdate.partition',
 	);
-	const observed = typedInt(status, 'observedGeneration', 'status.observedGeneration');
+	const observed = typedInt64(status, 'observedGeneration', 'status.observedGeneration');
 	const ready = typedInt(status, 'readyReplicas', 'status.readyReplicas');
 	const updated = typedInt(status, 'updatedReplicas', 'status.updatedReplicas');
 	const currentReplicas = typedInt(status, 'currentReplicas', 'status.currentReplicas');
 	const updateRevision = typedString(status, 'updateRevision', 'status.updateRevision');
 	const currentRevision = typedString(status, 'currentRevision', 'status.currentRevision');
-	if (observed === 0 || generation > observed) {
+	if (observed === 0n || generation > observed) {
 		return health('Progressing', 'Waiting for statefulset spec update to be observed...');
 	}
 	if (specReplicas !== undefined && ready < specReplicas) {
@@ -358,9 +370,9 @@ const daemonSetHealth: GoCheck = (object) => {
 	const status = typedRecord(object, 'status', 'status');
 	const strategy = typedRecord(spec, 'updateStrategy', 'spec.updateStrategy');
 	const name = typedString(metadata, 'name', 'metadata.name');
-	const generation = typedInt(metadata, 'generation', 'metadata.generation');
+	const generation = typedInt64(metadata, 'generation', 'metadata.generation');
 	const strategyType = typedString(strategy, 'type', 'spec.updateStrategy.type');
-	const observed = typedInt(status, 'observedGeneration', 'status.observedGeneration');
+	const observed = typedInt64(status, 'observedGeneration', 'status.observedGeneration');
 	const desired = typedInt(status, 'desiredNumberScheduled', 'status.desiredNumberScheduled');
 	const updated = typedInt(status, 'updatedNumberScheduled', 'status.updatedNumberScheduled');
 	const available = typedInt(status, 'numberAvailable', 'status.numberAvailable');
@@ -393,9 +405,9 @@ const replicaSetHealth: GoCheck = (object) => {
 	const metadata = typedRecord(object, 'metadata', 'metadata');
 	const spec = typedRecord(object, 'spec', 'spec');
 	const status = typedRecord(object, 'status', 'status');
-	const generation = typedInt(metadata, 'generation', 'metadata.generation');
+	const generation = typedInt64(metadata, 'generation', 'metadata.generation');
 	const specReplicas = typedIntOrUndefined(spec, 'replicas', 'spec.replicas');
-	const observed = typedInt(status, 'observedGeneration', 'status.observedGeneration');
+	const observed = typedInt64(status, 'observedGeneration', 'status.observedGeneration');
 	const available = typedInt(status, 'availableReplicas', 'status.availableReplicas');
 	const conditions = typedConditions(status, 'status');
 	if (generation > observed) {

@@ -1,5 +1,6 @@
 import { findCondition, readConditions } from '../model/condition.ts';
-import { getBool, getInt, getPath, getRecord, getString, isRecord } from '../model/object.ts';
+import { getInt64, int64Field } from '../model/int64.ts';
+import { getArray, getBool, getPath, getRecord, getString, isRecord } from '../model/object.ts';
 import { type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
 /** True for Azure Service Operator groups: v2 `*.azure.com`, v1 `azure.microsoft.com`. */
@@ -178,8 +179,15 @@ export function computeAsoStatus(object: unknown): SystemVerdict {
 		reasons.push('The Ready condition has no reason; a reason is required.');
 	}
 
-	const generation = getInt(object, 'metadata', 'generation');
-	const conditionGeneration = ready.observedGeneration;
+	const generation = getInt64(object, 'metadata', 'generation');
+	// The raw condition, not the model's copy: its noted exact value is keyed by the map the parser built.
+	const readyEntry = getArray(object, 'status', 'conditions')?.find(
+		(entry) => isRecord(entry) && entry.type === 'Ready',
+	);
+	const conditionGeneration =
+		ready.observedGeneration === undefined
+			? undefined
+			: int64Field(readyEntry, 'observedGeneration');
 	if (
 		generation !== undefined &&
 		conditionGeneration !== undefined &&

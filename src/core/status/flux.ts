@@ -1,5 +1,6 @@
 import { findCondition, readConditions, type Condition } from '../model/condition.ts';
-import { getBool, getInt, getPath, getString, groupOf, isRecord } from '../model/object.ts';
+import { getInt64 } from '../model/int64.ts';
+import { getBool, getPath, getString, groupOf, isRecord } from '../model/object.ts';
 import type { SystemVerdict, Tone } from './result.ts';
 
 /** Flux's states as the badge names them. */
@@ -117,8 +118,8 @@ export function computeFluxStatus(object: unknown): SystemVerdict {
 		);
 	}
 
-	const generation = getInt(object, 'metadata', 'generation');
-	const observedGeneration = getInt(object, 'status', 'observedGeneration');
+	const generation = getInt64(object, 'metadata', 'generation');
+	const observedGeneration = getInt64(object, 'status', 'observedGeneration');
 	const outdated = findCondition(conditions, 'ArtifactOutdated');
 	const notObserved =
 		generation !== undefined && observedGeneration !== undefined && observedGeneration < generation;

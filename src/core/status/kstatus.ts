@@ -1,6 +1,7 @@
 // kstatus `status.Compute` and `status.Augment` (kubernetes-sigs/cli-utils pkg/kstatus/status: status.go, generic.go, core.go, util.go).
 // Compute errors become status 'Unknown' with the error as the message, so callers never see an exception.
 import { readConditionArray, type Condition } from '../model/condition.ts';
+import { getInt64 } from '../model/int64.ts';
 import { getBool, getInt, getPath, getString, isRecord } from '../model/object.ts';
 import type { KstatusResult, KstatusStatus } from './result.ts';
 import { goKindOf, goTypeOf, goValueText, stringConversionWords } from './goValues.ts';
@@ -85,15 +86,15 @@ function nestedField(root: Record<string, unknown>, fields: readonly string[]): 
 	return value;
 }
 
-// apimachinery NestedInt64: present but not an integer (null included) is an error.
+// apimachinery NestedInt64: present but not an integer (null included) is an error. Exact beyond 2^53, as in Go.
 function nestedInt64(
 	root: Record<string, unknown>,
 	fields: readonly string[],
 	what: string,
-): number | undefined {
+): bigint | undefined {
 	const value = nestedField(root, fields);
 	if (value === missing) return undefined;
-	if (typeof value === 'number' && Number.isInteger(value)) return value;
+	if (typeof value === 'number' && Number.isInteger(value)) return getInt64(root, ...fields);
 	const error = accessorError(fields, fields.length, value, 'int64');
 	throw new ComputeError(`looking up ${what} from resource: ${error.message}`);
 }

@@ -1,4 +1,5 @@
 import { readConditions } from '../model/condition.ts';
+import { getInt64 } from '../model/int64.ts';
 import { getArray, getInt, getPath, getRecord, getString, isRecord } from '../model/object.ts';
 import { computeKstatus } from './kstatus.ts';
 import { type KstatusResult, type SystemVerdict, type Tone, verdictOf } from './result.ts';
@@ -105,9 +106,9 @@ function computeWorkStatusStatus(object: unknown, lookup?: WorkloadLookup): Syst
 		);
 	}
 	if (getPath(object, 'statusDetails', 'lastGenerationIsApplied') === false) {
-		const generation = getInt(object, 'statusDetails', 'lastGeneration');
+		const generation = getInt64(object, 'statusDetails', 'lastGeneration');
 		reasons.push(
-			`WEC ${wec} has not applied ${generation !== undefined && generation > 0 ? `generation ${generation} of the WDS object` : 'the latest WDS generation'} yet (statusDetails.lastGenerationIsApplied is false).`,
+			`WEC ${wec} has not applied ${generation !== undefined && generation > 0n ? `generation ${generation} of the WDS object` : 'the latest WDS generation'} yet (statusDetails.lastGenerationIsApplied is false).`,
 		);
 	}
 	return verdict(kstatus.status, toneOfKstatus(kstatus.status), kstatus.message, reasons, true);
@@ -186,8 +187,8 @@ export function computeKubestellarStatus(object: unknown, lookup?: WorkloadLooku
 			true,
 		);
 	}
-	const generation = getInt(object, 'metadata', 'generation');
-	const observedGeneration = getInt(object, 'status', 'observedGeneration');
+	const generation = getInt64(object, 'metadata', 'generation');
+	const observedGeneration = getInt64(object, 'status', 'observedGeneration');
 	if (!observed) {
 		return verdict(
 			'Pending',

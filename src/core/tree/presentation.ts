@@ -3,6 +3,7 @@
 import { getPath, getString } from '../model/object.ts';
 import { isOciHelmRepository } from '../status/flux.ts';
 import { toneRank, tones, type StatusResult, type Tone } from '../status/result.ts';
+import { rowTextLimit, truncate } from '../text/limits.ts';
 import { hasFleetRollup, resultOf } from './derivation.ts';
 import {
 	childrenDisagreementOf,
@@ -162,8 +163,8 @@ function objectNode(
 		id,
 		rootId: root.id,
 		kind: 'object',
-		label: labelFor(entry, parent),
-		description: counts ? `${word} · ${counts}` : word,
+		label: truncate(labelFor(entry, parent), rowTextLimit),
+		description: truncate(counts ? `${word} · ${counts}` : word, rowTextLimit),
 		tone: vertex.tone,
 		objectKey: entry.key,
 		ref: {
@@ -228,8 +229,8 @@ function otherNode(root: Root, vertex: Vertex, id: string, parentId: string | un
 		id,
 		rootId: root.id,
 		kind: vertex.kind,
-		label,
-		description,
+		label: truncate(label, rowTextLimit),
+		description: truncate(description, rowTextLimit),
 		tone: vertex.tone,
 		contextFlags: flagsOf(root, vertex, undefined, undefined),
 		hasChildren: childCount(vertex) > 0,

@@ -4,6 +4,8 @@ import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
 import { type TreeNode } from '../../core/tree/treeNode.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
+import { rowTextLimit, truncate } from '../../core/text/limits.ts';
+import { visibleLine } from '../../core/text/visible.ts';
 import type { ExplainProvider } from '../explain/explainProvider.ts';
 import type { Log } from '../log.ts';
 import { readProblemsOnly } from '../settings.ts';
@@ -40,10 +42,13 @@ async function pickObjectNode(
 			if (node.kind === 'object' && node.objectKey && !seen.has(node.objectKey)) {
 				seen.add(node.objectKey);
 				const ref = node.ref;
+				const name = ref ? (ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name) : node.label;
 				items.push({
 					id: node.id,
-					label: ref ? (ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name) : node.label,
-					description: `${ref?.kind ?? ''} · ${node.description}`,
+					label: visibleLine(truncate(name, rowTextLimit)),
+					description: visibleLine(
+						truncate(`${ref?.kind ?? ''} · ${node.description}`, rowTextLimit),
+					),
 				});
 			}
 			if (node.hasChildren) visit(node.id, depth + 1);
@@ -107,7 +112,9 @@ export function registerTreeCommands(
 			filter.namespace ? `namespace ${filter.namespace}` : '',
 			filter.nameContains ? `name contains "${filter.nameContains}"` : '',
 		].filter(Boolean);
-		view.description = parts.length ? `filtered: ${parts.join(', ')}` : '';
+		view.description = parts.length
+			? visibleLine(truncate(`filtered: ${parts.join(', ')}`, rowTextLimit))
+			: '';
 	};
 	context.subscriptions.push(
 		vscode.commands.registerCommand('kubeStatusLens.tree.refresh', async () => {
@@ -129,12 +136,18 @@ export function registerTreeCommands(
 				await deps.ensureStarted();
 				let chosen = typeof namespace === 'string' ? namespace : undefined;
 				if (chosen === undefined) {
-					const namespaces = namespacesOf(graph);
-					const picked = await vscode.window.showQuickPick(['(all namespaces)', ...namespaces], {
+					const items = [
+						{ label: '(all namespaces)', namespace: '' },
+						...namespacesOf(graph).map((name) => ({
+							label: visibleLine(truncate(name, rowTextLimit)),
+							namespace: name,
+						})),
+					];
+					const picked = await vscode.window.showQuickPick(items, {
 						placeHolder: 'Show only objects of this namespace',
 					});
 					if (picked === undefined) return;
-					chosen = picked === '(all namespaces)' ? '' : picked;
+					chosen = picked.namespace;
 				}
 				const { namespace: _dropped, ...rest } = provider.currentFilter;
 				provider.setFilter(chosen ? { ...rest, namespace: chosen } : rest);

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseManifests, parseManifestsWithNodes } from '../../../../src/core/manifest/parse.ts';
+import { computeHealth } from '../../../../src/core/status/argocdHealth.ts';
+import { computeKstatus } from '../../../../src/core/status/kstatus.ts';
+import { computeStatus } from '../../../../src/core/status/registry.ts';
+
+// 2^53 + 1 and 2^53 are the same JavaScript number; Go's int64 tells them apart, so kubectl, kstatus and Argo CD see a
+// controller one generation behind.
+const desired = '9007199254740993';
+const seen = '9007199254740992';
+
+const deploymentYaml = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+  generation: ${desired}
+spec:
+  replicas: 1
+status:
+  observedGeneration: ${seen}
+  replicas: 1
+  updatedReplicas: 1
+  readyReplicas: 1
+  availableReplicas: 1
+  conditions:
+    - {type: Available, status: 'True'}
+    - {type: Progressing, status: 'True', reason: NewReplicaSetAvailable}
+`;
+
+const deploymentJson = `{"apiVersion": "apps/v1", "kind": "Deployment",
+ "metadata": {"name": "web", "namespace": "shop", "generation": ${desired}},
+ "spec": {"replicas": 1},
+ "status": {"observedGeneration": ${seen}, "replicas": 1, "updatedReplicas": 1, "readyReplicas": 1,
+  "availableReplicas": 1, "conditions": [{"type": "Available", "status": "True"},
+  {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}]}}
+`;
+
+function onlyObject(text: string, fileName?: string): Record<string, unknown> {
+	const parsed = parseManifests(text, fileName === undefined ? {} : { fileName });
+	assert.deepEqual(parsed.problems, []);
+	assert.equal(parsed.objects.length, 1);
+	const object = parsed.objects[0]?.object;
+	assert.ok(object);
+	return object;
+}
+
+function assertOneGenerationBehind(object: unknown): void {
+	assert.deepEqual(computeKstatus(object), {
+		status: 'InProgress',
+		reason: 'LatestGenerationNotObserved',
+		message: `Deployment generation is ${desired}, but latest observed generation is ${seen}`,
+	});
+	assert.equal(computeHealth(object)?.status, 'Progressing');
+}
+
+describe('int64 generations beyond 2^53', () => {
+	it('a YAML Deployment one generation behind is InProgress and Progressing, as Go reads it', () => {
+		assertOneGenerationBehind(onlyObject(deploymentYaml));
+	});
+
+	it('the same in JSON', () => {
+		assertOneGenerationBehind(onlyObject(deploymentJson, 'web.json'));
+	});
+
+	it('the same on the careful path (a document with an anchor) and with node ranges', () => {
+		const anchored = deploymentYaml.replace('name: web', 'name: &name web');
+		assertOneGenerationBehind(onlyObject(anchored));
+		const withNodes = parseManifestsWithNodes(deploymentYaml);
+		assertOneGenerationBehind(withNodes.objects[0]?.object);
+	});
+
+	it('the same in the second document of a stream and in a List item', () => {
+		const stream = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n${deploymentYaml}`;
+		const parsed = parseManifests(stream);
+		assertOneGenerationBehind(parsed.objects[1]?.object);
+		const list = parseManifests(
+			`{"apiVersion": "v1", "kind": "List", "items": [${deploymentJson}]}`,
+		);
+		assertOneGenerationBehind(list.objects[0]?.object);
+	});
+
+	it('equal big generations are still Current and Healthy, and the values stay plain numbers', () => {
+		const object = onlyObject(deploymentYaml.replace(seen, desired));
+		assert.equal(computeKstatus(object).status, 'Current');
+		assert.equal(computeHealth(object)?.status, 'Healthy');
+		assert.equal(typeof (object.metadata as Record<string, unknown>).generation, 'number');
+		assert.doesNotThrow(() => JSON.stringify(object));
+	});
+
+	it('a number replaced after parsing is read as it now is', () => {
+		const object = onlyObject(deploymentYaml);
+		(object.metadata as Record<string, unknown>).generation = 5;
+		(object.status as Record<string, unknown>).observedGeneration = 5;
+		assert.equal(computeKstatus(object).status, 'Current');
+	});
+
+	it('Flux, KubeStellar and ASO compare their generations exactly too', () => {
+		const flux = onlyObject(`apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: repo, namespace: flux-system, generation: ${desired}}
+status:
+  observedGeneration: ${seen}
+  conditions:
+    - {type: Ready, status: 'True', reason: Succeeded, message: stored artifact}
+`);
+		assert.equal(computeStatus(flux).tone, 'progressing');
+
+		const kubestellar = onlyObject(`apiVersion: control.kubestellar.io/v1alpha1
+kind: BindingPolicy
+metadata: {name: policy, generation: ${desired}}
+spec: {clusterSelectors: [{matchLabels: {env: prod}}]}
+status:
+  observedGeneration: ${seen}
+  conditions:
+    - {type: Synced, status: 'True', reason: Synced}
+    - {type: Ready, status: 'True', reason: Ready}
+`);
+		const kubestellarResult = computeStatus(kubestellar);
+		assert.equal(kubestellarResult.state, 'Pending');
+		assert.match(kubestellarResult.message, new RegExp(`Generation ${desired} not yet observed`));
+
+		const aso = onlyObject(`apiVersion: resources.azure.com/v1api20200601
+kind: ResourceGroup
+metadata: {name: rg, namespace: default, generation: ${desired}}
+status:
+  conditions:
+    - {type: Ready, status: 'True', reason: Succeeded, observedGeneration: ${seen}}
+`);
+		const asoResult = computeStatus(aso);
+		assert.equal(asoResult.tone, 'progressing');
+		assert.match(
+			asoResult.reasons.join(' '),
+			new RegExp(`generation ${seen}, but the spec is at generation ${desired}`),
+		);
+	});
+});
