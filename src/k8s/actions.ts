@@ -6,6 +6,7 @@
 //
 // Secrets are never read: asking for one is refused before any request is made.
 import { HttpMethod, type KubeConfig } from '@kubernetes/client-node';
+import { parseJsonKeepingIntegers } from '../core/model/int64.ts';
 import { getPath, groupOf } from '../core/model/object.ts';
 import { isFluxGroup } from '../core/status/flux.ts';
 import { kubeConfigFor, type MergedKubeconfig } from './kubeconfig.ts';
@@ -204,7 +205,7 @@ function failureOfAnswer(answer: Answer, asked: Asked): ActionFailure {
 
 function parseObject(text: string, asked: Asked): LiveObject | ActionFailure {
 	try {
-		const parsed: unknown = JSON.parse(text);
+		const parsed: unknown = parseJsonKeepingIntegers(text);
 		if (isRecord(parsed)) return parsed;
 	} catch {
 		// Reported below.

@@ -4,6 +4,7 @@
 // bounded credentials. A watch that breaks mid-way (an event too large, a malformed one) may have lost a change:
 // the resource is listed again, and its state shows the fault until a watch delivers events again.
 import { HttpMethod } from '@kubernetes/client-node';
+import { parseJsonKeepingIntegers } from '../core/model/int64.ts';
 import { isRecord } from '../core/model/object.ts';
 import { objectKeyOf } from '../core/tree/linking.ts';
 import { connectingState, type ConnectionState } from './connectionState.ts';
@@ -345,7 +346,7 @@ export class Reflector {
 		if (line.trim() === '') return undefined;
 		let event: unknown;
 		try {
-			event = JSON.parse(line);
+			event = parseJsonKeepingIntegers(line);
 		} catch {
 			return this.#malformed(line, 'not JSON');
 		}

@@ -10,6 +10,7 @@ import {
 	RequestContext,
 	type KubeConfig,
 } from '@kubernetes/client-node';
+import { parseJsonKeepingIntegers } from '../core/model/int64.ts';
 import { isRecord } from '../core/model/object.ts';
 import { LoginRequiredError } from './kubeconfig.ts';
 
@@ -507,7 +508,7 @@ export async function getJson(
 		throw failureOfStatus(answer.status, what, statusMessageOf(answer.text));
 	}
 	try {
-		return JSON.parse(answer.text) as unknown;
+		return parseJsonKeepingIntegers(answer.text);
 	} catch {
 		throw new RequestFailure('server-error', `the answer to ${what} is not JSON`);
 	}

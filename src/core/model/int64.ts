@@ -31,3 +31,32 @@ export function getInt64(value: unknown, ...path: readonly string[]): bigint | u
 	const last = path[path.length - 1];
 	return last === undefined ? undefined : int64Field(getPath(value, ...path.slice(0, -1)), last);
 }
+
+/** A run of digits too long for a safe integer (2^53 has 16 digits): only then does JSON need the slower read. */
+const longDigitRun = /\d{16}/;
+
+/**
+ * JSON.parse, noting integers beyond 2^53 exactly as recordExactInteger does (what a cluster sends is JSON). Needs the
+ * reviver's source text (Node 21 and later); without it the numbers are JSON.parse's.
+ */
+export function parseJsonKeepingIntegers(text: string): unknown {
+	if (!longDigitRun.test(text)) return JSON.parse(text);
+	return JSON.parse(
+		text,
+		function (this: unknown, key: string, value: unknown, context?: { readonly source?: string }) {
+			if (
+				typeof value === 'number' &&
+				!Number.isSafeInteger(value) &&
+				Number.isInteger(value) &&
+				typeof this === 'object' &&
+				this !== null &&
+				typeof context?.source === 'string' &&
+				/^-?\d+$/.test(context.source)
+			) {
+				const exact = BigInt(context.source);
+				if (Number(exact) === value) recordExactInteger(this, key, exact);
+			}
+			return value;
+		},
+	);
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseManifests, parseManifestsWithNodes } from '../../../../src/core/manifest/parse.ts';
+import { parseJsonKeepingIntegers } from '../../../../src/core/model/int64.ts';
 import { computeHealth } from '../../../../src/core/status/argocdHealth.ts';
 import { computeKstatus } from '../../../../src/core/status/kstatus.ts';
 import { computeStatus } from '../../../../src/core/status/registry.ts';
@@ -56,6 +57,18 @@ function assertOneGenerationBehind(object: unknown): void {
 }
 
 describe('int64 generations beyond 2^53', () => {
+	it('a Deployment read from a cluster (JSON) one generation behind is InProgress and Progressing', () => {
+		assertOneGenerationBehind(parseJsonKeepingIntegers(deploymentJson));
+		// The same generation read from a watch event's object.
+		const event = parseJsonKeepingIntegers(`{"type":"MODIFIED","object":${deploymentJson}}`);
+		assertOneGenerationBehind((event as { object: unknown }).object);
+	});
+
+	it('JSON without long integers reads as JSON.parse reads it', () => {
+		const text = '{"a":[1,2.5,"9007199254740993"],"b":{"c":null}}';
+		assert.deepEqual(parseJsonKeepingIntegers(text), JSON.parse(text));
+	});
+
 	it('a YAML Deployment one generation behind is InProgress and Progressing, as Go reads it', () => {
 		assertOneGenerationBehind(onlyObject(deploymentYaml));
 	});
