@@ -753,7 +753,10 @@ export function clusterStatusOf(
 		const byName = nestedMap(owner.gitRepo ? gitRepos : helmOps, owner.namespace);
 		byName.set(owner.name, states[index] === 'Ready' || (byName.get(owner.name) ?? false));
 	});
-	return clusterStatusFrom(cluster, summary, resourceCounts, { gitRepos, helmOps }, existing);
+	return clusterStatusFrom(cluster, summary, resourceCounts, {
+		gitRepos: countClusterOwners(gitRepos, existing.gitRepos),
+		helmOps: countClusterOwners(helmOps, existing.helmOps),
+	});
 }
 
 /**
@@ -770,10 +773,35 @@ export function clusterOwnerOf(
 	return name === '' ? undefined : { gitRepo, namespace, name };
 }
 
-/** Per bundle namespace and name, whether any of the Cluster's BDs for that GitRepo/HelmOp is Ready. */
-export interface ClusterOwnerReadiness {
-	readonly gitRepos: ReadonlyMap<string, ReadonlyMap<string, boolean>>;
-	readonly helmOps: ReadonlyMap<string, ReadonlyMap<string, boolean>>;
+/**
+ * The GitRepos (or HelmOps) a Cluster counts: those that exist, and how many of them have a Ready BD there; `missing`
+ * when a BD names one absent from the input (upstream skips owners it cannot get; absent may mean "not dumped").
+ */
+export interface ClusterOwnerCounts {
+	readonly desired: number;
+	readonly ready: number;
+	readonly missing: boolean;
+}
+
+/** Owner counts from "any BD Ready" per bundle namespace and name, and the owners that exist. */
+function countClusterOwners(
+	byNamespace: ReadonlyMap<string, ReadonlyMap<string, boolean>>,
+	known: ReadonlySet<string>,
+): ClusterOwnerCounts {
+	let desired = 0;
+	let ready = 0;
+	let missing = false;
+	for (const [namespace, byName] of byNamespace) {
+		for (const [name, isReady] of byName) {
+			if (!known.has(`${namespace}/${name}`)) {
+				missing = true;
+				continue;
+			}
+			desired++;
+			if (isReady) ready++;
+		}
+	}
+	return { desired, ready, missing };
 }
 
 /** The Cluster status from its parts (see clusterStatusOf). */
@@ -781,38 +809,13 @@ export function clusterStatusFrom(
 	cluster: unknown,
 	summary: BundleSummary,
 	resourceCounts: ResourceCounts,
-	owners: ClusterOwnerReadiness,
-	existing: ExistingOwners,
+	owners: { readonly gitRepos: ClusterOwnerCounts; readonly helmOps: ClusterOwnerCounts },
 ): ClusterComputed {
 	const underivable: string[] = [];
-	const countOwners = (
-		byNamespace: ReadonlyMap<string, ReadonlyMap<string, boolean>>,
-		known: ReadonlySet<string>,
-		fields: readonly [string, string],
-	) => {
-		let desired = 0;
-		let ready = 0;
-		for (const [namespace, byName] of byNamespace) {
-			for (const [name, isReady] of byName) {
-				if (!known.has(`${namespace}/${name}`)) {
-					// Upstream skips owners it cannot get; absent from the input may also mean "not dumped".
-					if (!underivable.includes(fields[0])) underivable.push(...fields);
-					continue;
-				}
-				desired++;
-				if (isReady) ready++;
-			}
-		}
-		return { desired, ready };
-	};
-	const repos = countOwners(owners.gitRepos, existing.gitRepos, [
-		'readyGitRepos',
-		'desiredReadyGitRepos',
-	]);
-	const ops = countOwners(owners.helmOps, existing.helmOps, [
-		'readyHelmOps',
-		'desiredReadyHelmOps',
-	]);
+	if (owners.gitRepos.missing) underivable.push('readyGitRepos', 'desiredReadyGitRepos');
+	if (owners.helmOps.missing) underivable.push('readyHelmOps', 'desiredReadyHelmOps');
+	const repos = owners.gitRepos;
+	const ops = owners.helmOps;
 	const worst = summaryStateOf(summary);
 	const state = isAgentLastSeenZero(cluster) ? 'WaitCheckIn' : worst;
 	const readyBundles = `${summary.ready}/${summary.desiredReady}`;

@@ -277,13 +277,7 @@ function fleetComputed(root: Root, entry: Entry): unknown {
 			const parts = clusterPartsOf(root, bds);
 			const { summary } = summaryOf(bds);
 			entry.clusterHasBds = bds.members.size > 0;
-			const computed = clusterStatusFrom(
-				object,
-				summary,
-				parts.resourceCounts,
-				parts.owners,
-				parts.existing,
-			);
+			const computed = clusterStatusFrom(object, summary, parts.resourceCounts, parts.owners);
 			clusterParts.set(computed, { summary, resourceCounts: parts.resourceCounts });
 			entry.computed = computed;
 			break;

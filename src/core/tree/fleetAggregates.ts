@@ -16,9 +16,8 @@ import {
 	resourceSortKeyOf,
 	resourceWalkKeyOf,
 	setResources,
-	type ClusterOwnerReadiness,
+	type ClusterOwnerCounts,
 	type ClusterReadiness,
-	type ExistingOwners,
 	type FleetResource,
 	type ResourceAggregateKey,
 	type ResourcesStatus,
@@ -41,7 +40,7 @@ import {
 	type ResourceCounts,
 } from '../status/fleetSummary.ts';
 import type { Entry, IndexName, Root } from './graphState.ts';
-import { pairOf } from './linking.ts';
+import { fleetApiGroup, objectKey } from './linking.ts';
 
 /** The indexes whose keys have an aggregate, and the kind of parent that reads each. */
 const aggregateKinds = {
@@ -112,9 +111,10 @@ interface Member {
 	readonly unsafeCounts: boolean;
 	readonly clusterID: string;
 	readonly resources: readonly { readonly slot: ResourceSlot; readonly state: string }[];
+	/** Fleet's message for the BD, read when a summary first names it. */
+	message: string | undefined;
 	readonly owner:
 		{ readonly gitRepo: boolean; readonly namespace: string; readonly name: string } | undefined;
-	readonly ownerKeys: readonly string[];
 }
 
 /** The BDs of one index key, as its Fleet parent rolls them up. */
@@ -140,8 +140,6 @@ export interface BdAggregate {
 		readonly gitRepos: Map<string, Map<string, { count: number; ready: number }>>;
 		readonly helmOps: Map<string, Map<string, { count: number; ready: number }>>;
 	};
-	/** Cluster: how many members name each owner key (their links' GitRepo and HelmOp candidates). */
-	readonly ownerKeys: Map<string, number>;
 }
 
 /** All aggregates of a root, by index and key; made when a parent first needs one. */
@@ -247,7 +245,6 @@ function newAggregate(kind: AggregateKind): BdAggregate {
 					}
 				: undefined,
 		owners: { gitRepos: new Map(), helmOps: new Map() },
-		ownerKeys: new Map(),
 	};
 }
 
@@ -302,8 +299,8 @@ function addMember(aggregate: BdAggregate, entry: Entry): void {
 		unsafeCounts,
 		clusterID,
 		resources,
+		message: undefined,
 		owner,
-		ownerKeys: kind === 'cluster' ? (entry.bdLinks?.ownerKeys ?? []) : [],
 	};
 	aggregate.members.set(entry, member);
 	addAt(aggregate.stateCounts, member.rank, 1);
@@ -318,7 +315,6 @@ function addMember(aggregate: BdAggregate, entry: Entry): void {
 		addResources(aggregate, member, resources);
 	}
 	if (owner) countOwner(aggregate, owner, state === 'Ready', 1);
-	for (const key of member.ownerKeys) addTo(aggregate.ownerKeys, key, 1);
 }
 
 function removeMember(aggregate: BdAggregate, member: Member): void {
@@ -337,17 +333,10 @@ function removeMember(aggregate: BdAggregate, member: Member): void {
 		removeResources(aggregate, member);
 	}
 	if (member.owner) countOwner(aggregate, member.owner, ready, -1);
-	for (const key of member.ownerKeys) addTo(aggregate.ownerKeys, key, -1);
 }
 
 function addAt(counts: number[], index: number, delta: number): void {
 	counts[index] = (counts[index] ?? 0) + delta;
-}
-
-function addTo(counts: Map<string, number>, key: string, delta: number): void {
-	const next = (counts.get(key) ?? 0) + delta;
-	if (next === 0) counts.delete(key);
-	else counts.set(key, next);
 }
 
 function addCounts(sum: ResourceCounts, counts: Readonly<ResourceCounts>, sign: 1 | -1): void {
@@ -621,13 +610,17 @@ export function summaryOf(aggregate: BdAggregate): SummaryInOrder {
 			summary,
 			next.name,
 			fleetStates[next.rank] ?? 'Ready',
-			messageFromDeployment(view),
+			messageOf(next),
 			view.modifiedStatus,
 			view.nonReadyStatus,
 		);
 	}
 	const first = worstRank > 0 ? aggregate.nonReady[worstRank]?.[0] : undefined;
-	return { summary, worst, message: first ? messageFromDeployment(first.view) : '' };
+	return { summary, worst, message: first ? messageOf(first) : '' };
+}
+
+function messageOf(member: Member): string {
+	return (member.message ??= messageFromDeployment(member.view));
 }
 
 /** The Bundle's unavailable count: BDs not applied or not ready. */
@@ -702,14 +695,13 @@ export function resourcesOf(aggregate: BdAggregate): ResourcesStatus {
 	return index.output;
 }
 
-/** Cluster: the summed resource counts, per owner whether any BD for it is Ready, and the owners that exist. */
+/** Cluster: the summed resource counts, and the GitRepos and HelmOps it counts (those that exist in the root). */
 export function clusterPartsOf(
 	root: Root,
 	aggregate: BdAggregate,
 ): {
 	readonly resourceCounts: ResourceCounts;
-	readonly owners: ClusterOwnerReadiness;
-	readonly existing: ExistingOwners;
+	readonly owners: { readonly gitRepos: ClusterOwnerCounts; readonly helmOps: ClusterOwnerCounts };
 } {
 	const resourceCounts = emptyResourceCounts();
 	if (hasLargeCounts(aggregate)) {
@@ -717,29 +709,30 @@ export function clusterPartsOf(
 			addResourceCounts(resourceCounts, member.view.resourceCounts);
 		}
 	} else addResourceCounts(resourceCounts, aggregate.resourceCounts);
-	const readiness = (
+	const count = (
+		kind: 'GitRepo' | 'HelmOp',
 		byNamespace: ReadonlyMap<string, ReadonlyMap<string, { count: number; ready: number }>>,
-	) =>
-		new Map(
-			[...byNamespace].map(([namespace, byName]) => [
-				namespace,
-				new Map([...byName].map(([name, counts]) => [name, counts.ready > 0])),
-			]),
-		);
-	const gitRepos = new Set<string>();
-	const helmOps = new Set<string>();
-	for (const key of aggregate.ownerKeys.keys()) {
-		const owner = root.entries.get(key);
-		if (owner) {
-			(owner.kind === 'GitRepo' ? gitRepos : helmOps).add(pairOf(owner.namespace, owner.name));
+	): ClusterOwnerCounts => {
+		let desired = 0;
+		let ready = 0;
+		let missing = false;
+		for (const [namespace, byName] of byNamespace) {
+			for (const [name, counts] of byName) {
+				if (!root.entries.has(objectKey(fleetApiGroup, kind, namespace, name))) {
+					missing = true;
+					continue;
+				}
+				desired++;
+				if (counts.ready > 0) ready++;
+			}
 		}
-	}
+		return { desired, ready, missing };
+	};
 	return {
 		resourceCounts,
 		owners: {
-			gitRepos: readiness(aggregate.owners.gitRepos),
-			helmOps: readiness(aggregate.owners.helmOps),
+			gitRepos: count('GitRepo', aggregate.owners.gitRepos),
+			helmOps: count('HelmOp', aggregate.owners.helmOps),
 		},
-		existing: { gitRepos, helmOps },
 	};
 }
