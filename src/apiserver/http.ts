@@ -1,12 +1,11 @@
 // Reading requests and writing answers: the URL, bodies (JSON or YAML, bounded in size), media types, and JSON or
 // Status answers with kube-apiserver's headers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
+import jsyaml from 'js-yaml';
 import { ApiError, badRequest, type StatusObject } from './errors.ts';
+import { bodyTooLarge, boundedBody, maxJsonDepth, maxRequestBodyBytes } from './limits.ts';
 import { isJsonObject, type Json } from './patch.ts';
 import type { KubeObject } from './store.ts';
-
-const maxBodyBytes = 16 * 1024 * 1024;
 
 /** Sends a JSON answer (a string is sent as it is). */
 export function sendJson(
@@ -54,36 +53,79 @@ export function requestUrl(request: IncomingMessage): URL {
 	}
 }
 
-/** The request's body, at most 16 MiB (413 above). */
-export async function readBody(request: IncomingMessage): Promise<string> {
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of request as AsyncIterable<Buffer>) {
-		size += chunk.length;
-		if (size > maxBodyBytes) {
-			throw new ApiError(413, 'RequestEntityTooLarge', 'the request body is too large');
+/**
+ * The request's body, at most 3 MiB as kube-apiserver allows: 413 above. The rest of a body that is too large is
+ * read and dropped, so that the client, still sending, gets the answer instead of a reset connection.
+ */
+export function readBody(request: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		const onData = (chunk: Buffer): void => {
+			size += chunk.length;
+			if (size <= maxRequestBodyBytes) {
+				chunks.push(chunk);
+				return;
+			}
+			request.off('data', onData);
+			request.off('end', onEnd);
+			request.resume();
+			chunks.length = 0;
+			reject(bodyTooLarge());
+		};
+		const onEnd = (): void => resolve(Buffer.concat(chunks).toString('utf8'));
+		if (Number(request.headers['content-length'] ?? '0') > maxRequestBodyBytes) {
+			request.resume();
+			reject(bodyTooLarge());
+			return;
 		}
-		chunks.push(chunk);
-	}
-	return Buffer.concat(chunks).toString('utf8');
+		request.on('data', onData);
+		request.on('end', onEnd);
+		request.once('error', reject);
+		// A client that goes away mid-body: nothing will answer it, and nothing is left waiting.
+		request.once('close', () => reject(new Error('the client closed the request')));
+	});
 }
 
-/** A JSON body, or 400 as kube-apiserver words it. */
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** A JSON body, or 400 as kube-apiserver words it (nested too deep included). */
 export function parseJsonBody(text: string): Json {
+	let body: Json;
 	try {
-		return JSON.parse(text) as Json;
+		body = JSON.parse(text) as Json;
 	} catch (error) {
-		throw badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
+		throw badRequest(`couldn't get version/kind; json parse error: ${messageOf(error)}`);
 	}
+	return boundedBody(body);
 }
 
-/** A YAML body, or 400 as kube-apiserver words it. */
+/**
+ * A YAML body, or 400 as kube-apiserver words it. JSON (what kubectl sends) is read as JSON; other YAML by
+ * js-yaml's core schema (YAML 1.2: no timestamps, no merge keys), which finds duplicate keys in linear time where
+ * the yaml package takes quadratic time on a map of many keys. Aliases can make a small document a deep, huge or
+ * cyclic value: the bounds of a body apply to what they expand to.
+ */
 export function parseYamlBody(text: string): Json {
-	try {
-		return parseYaml(text) as Json;
-	} catch (error) {
-		throw badRequest(`error converting YAML to JSON: ${(error as Error).message}`);
+	if (/^\s*[{[]/.test(text)) {
+		try {
+			return boundedBody(JSON.parse(text) as Json);
+		} catch (error) {
+			if (error instanceof ApiError) throw error;
+			// Not JSON after all: read as YAML below.
+		}
 	}
+	let body: Json;
+	try {
+		// maxDepth is a js-yaml 4 option its type declarations lack (default 100).
+		const options = { schema: jsyaml.CORE_SCHEMA, maxDepth: maxJsonDepth };
+		body = jsyaml.load(text, options) as Json;
+	} catch (error) {
+		throw badRequest(`error converting YAML to JSON: ${messageOf(error)}`);
+	}
+	return boundedBody(body === undefined ? null : body);
 }
 
 /** The media type of a Content-Type header, lower case, without parameters (JSON when absent). */

@@ -6,7 +6,14 @@
 // of its own, and lists are keyed, sets or atomic by the strategic merge table in patch.ts.
 
 import { ApiError } from './errors.ts';
-import { isJsonObject, jsonEqual, listTypeOf, type Json, type JsonObject } from './patch.ts';
+import {
+	isJsonObject,
+	jsonEqual,
+	listTypeOf,
+	setEntry,
+	type Json,
+	type JsonObject,
+} from './patch.ts';
 
 /** A set of field paths as a tree, FieldsV1 decoded: children by `f:name`, `k:{...}`, `v:value` or `i:index`. */
 export interface FieldSet {
@@ -183,7 +190,7 @@ function pathsOf(set: FieldSet, prefix = ''): string[] {
 	const paths: string[] = [];
 	if (set.member && prefix !== '') paths.push(prefix);
 	for (const [key, child] of [...set.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-		paths.push(...pathsOf(child, `${prefix}${pathElement(key)}`));
+		for (const path of pathsOf(child, `${prefix}${pathElement(key)}`)) paths.push(path);
 	}
 	return paths;
 }
@@ -565,7 +572,7 @@ function withoutDisownedInto(
 		for (const [name, item] of Object.entries(value)) {
 			const key = `f:${name}`;
 			const replaced = results.has(key) ? results.get(key) : item;
-			if (replaced !== undefined) result[name] = replaced;
+			if (replaced !== undefined) setEntry(result, name, replaced);
 		}
 		return result;
 	}

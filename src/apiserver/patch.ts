@@ -1,8 +1,12 @@
 // The four PATCH bodies kube-apiserver accepts: JSON merge patch (RFC 7386), JSON patch (RFC 6902), strategic
 // merge patch (apimachinery's `strategicpatch`, for built-in kinds only) and server-side apply. Every function
 // here is pure: it takes the current object and returns a new one, and throws an ApiError for a bad patch.
+//
+// A map's keys are its own properties only, whatever their names: `__proto__`, `constructor` or `toString` in a
+// body or a JSON pointer are keys like any other, as they are in Go, never a way into Object.prototype.
 
 import { ApiError, badRequest } from './errors.ts';
+import { maxJsonDepth, maxJsonPatchOperations, maxObjectBytes, measureJson } from './limits.ts';
 
 /** A JSON value as decoded from a request body. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -12,6 +16,25 @@ export type JsonObject = { [key: string]: Json };
 /** Whether a value is a JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A map's own entry, or undefined (an inherited property is no entry). */
+function entryOf(object: JsonObject, key: string): Json | undefined {
+	return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** Sets a map's own entry; `__proto__` becomes a key, as JSON.parse makes it, not the prototype. */
+export function setEntry(object: JsonObject, key: string, value: Json): void {
+	if (key === '__proto__') {
+		Object.defineProperty(object, key, {
+			value,
+			writable: true,
+			enumerable: true,
+			configurable: true,
+		});
+	} else {
+		object[key] = value;
+	}
 }
 
 /** Deep structural equality of two JSON values; key order does not matter. */
@@ -24,7 +47,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 	if (isJsonObject(a) && isJsonObject(b)) {
 		const keys = Object.keys(a);
 		if (keys.length !== Object.keys(b).length) return false;
-		return keys.every((key) => key in b && jsonEqual(a[key], b[key]));
+		return keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
 	}
 	return false;
 }
@@ -38,15 +61,26 @@ export function cloneJson<T extends Json>(value: T): T {
 	if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
 	const copy: JsonObject = {};
 	const object: JsonObject = value;
+	// for...in is the fastest walk; Object.prototype has no enumerable properties, as no request can add one.
 	for (const key in object) {
 		const item = object[key];
-		if (item !== undefined) copy[key] = cloneJson(item);
+		if (item === undefined) continue;
+		if (key === '__proto__') setEntry(copy, key, cloneJson(item));
+		else copy[key] = cloneJson(item);
 	}
 	return copy as T;
 }
 
 function clone<T extends Json>(value: T): T {
 	return cloneJson(value);
+}
+
+/** A key for a JSON value that equal values share (jsonEqual's equality: key order does not matter). */
+function identityKey(value: Json | undefined): string {
+	if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'undefined';
+	if (Array.isArray(value)) return `[${value.map(identityKey).join(',')}]`;
+	const keys = Object.keys(value).sort();
+	return `{${keys.map((key) => `${JSON.stringify(key)}:${identityKey(value[key])}`).join(',')}}`;
 }
 
 // JSON merge patch (RFC 7386): objects merge recursively, null deletes, anything else replaces.
@@ -59,13 +93,15 @@ export function applyMergePatch(target: Json | undefined, patch: Json): Json {
 		if (value === null) {
 			delete result[key];
 		} else {
-			result[key] = applyMergePatch(result[key], value);
+			setEntry(result, key, applyMergePatch(entryOf(result, key), value));
 		}
 	}
 	return result;
 }
 
-// JSON patch (RFC 6902) with JSON pointers (RFC 6901).
+// JSON patch (RFC 6902) with JSON pointers (RFC 6901). A patch is bounded in operations, in the size of what it
+// builds (checked after every operation, so that a few `copy` operations that double the object each time fail
+// long before they take the server's memory) and in how much it copies in all.
 
 function pointerSegments(pointer: string): string[] {
 	if (pointer === '') return [];
@@ -100,7 +136,7 @@ function parentOf(root: Json, segments: readonly string[], pointer: string): Jso
 	for (const segment of segments.slice(0, -1)) {
 		if (Array.isArray(current)) {
 			current = current[arrayIndex(current, segment, false)] as Json;
-		} else if (isJsonObject(current) && segment in current) {
+		} else if (isJsonObject(current) && Object.hasOwn(current, segment)) {
 			current = current[segment] as Json;
 		} else {
 			throw patchFailed(`path "${pointer}" does not exist`);
@@ -109,88 +145,178 @@ function parentOf(root: Json, segments: readonly string[], pointer: string): Jso
 	return current;
 }
 
+/** The bytes an entry adds to its container besides its value: an array's comma, a map's key, quotes and colon. */
+function entryBytes(container: Json[] | JsonObject, key: string): number {
+	return Array.isArray(container) ? 1 : measureJson(key).bytes + 2;
+}
+
 function valueAt(root: Json, pointer: string): Json {
 	const segments = pointerSegments(pointer);
 	if (segments.length === 0) return root;
 	const parent = parentOf(root, segments, pointer);
 	const last = segments[segments.length - 1] ?? '';
 	if (Array.isArray(parent)) return parent[arrayIndex(parent, last, false)] as Json;
-	if (isJsonObject(parent) && last in parent) return parent[last] as Json;
+	if (isJsonObject(parent) && Object.hasOwn(parent, last)) return parent[last] as Json;
 	throw patchFailed(`path "${pointer}" does not exist`);
 }
 
-function removeAt(root: Json, pointer: string): Json {
+/** What an operation took out of the document: the value and the bytes of its entry besides the value. */
+interface Removed {
+	readonly value: Json;
+	readonly entryBytes: number;
+}
+
+function removeAt(root: Json, pointer: string): Removed {
 	const segments = pointerSegments(pointer);
 	const parent = parentOf(root, segments, pointer);
 	const last = segments[segments.length - 1] ?? '';
 	if (Array.isArray(parent)) {
 		const [removed] = parent.splice(arrayIndex(parent, last, false), 1);
-		return removed as Json;
+		return { value: removed as Json, entryBytes: 1 };
 	}
-	if (isJsonObject(parent) && last in parent) {
+	if (isJsonObject(parent) && Object.hasOwn(parent, last)) {
 		const removed = parent[last] as Json;
 		delete parent[last];
-		return removed;
+		return { value: removed, entryBytes: entryBytes(parent, last) };
 	}
 	throw patchFailed(`unable to remove nonexistent key "${last}" at "${pointer}"`);
 }
 
-function addAt(root: Json, pointer: string, value: Json, replace: boolean): Json {
+/** What an add or replace did: the new root, the value it replaced, and the bytes of a new entry besides its value. */
+interface Added {
+	readonly root: Json;
+	readonly replaced: Json | undefined;
+	readonly entryBytes: number;
+}
+
+function addAt(root: Json, pointer: string, value: Json, replace: boolean): Added {
 	const segments = pointerSegments(pointer);
-	if (segments.length === 0) return value;
+	if (segments.length === 0) return { root: value, replaced: root, entryBytes: 0 };
 	const parent = parentOf(root, segments, pointer);
 	const last = segments[segments.length - 1] ?? '';
 	if (Array.isArray(parent)) {
-		if (replace) parent[arrayIndex(parent, last, false)] = value;
-		else parent.splice(arrayIndex(parent, last, true), 0, value);
-	} else if (isJsonObject(parent)) {
-		if (replace && !(last in parent)) {
+		if (replace) {
+			const index = arrayIndex(parent, last, false);
+			const replaced = parent[index] as Json;
+			parent[index] = value;
+			return { root, replaced, entryBytes: 0 };
+		}
+		parent.splice(arrayIndex(parent, last, true), 0, value);
+		return { root, replaced: undefined, entryBytes: 1 };
+	}
+	if (isJsonObject(parent)) {
+		const exists = Object.hasOwn(parent, last);
+		if (replace && !exists) {
 			throw patchFailed(`unable to replace nonexistent key "${last}" at "${pointer}"`);
 		}
-		parent[last] = value;
-	} else {
-		throw patchFailed(`path "${pointer}" does not exist`);
+		const replaced = exists ? parent[last] : undefined;
+		setEntry(parent, last, value);
+		return { root, replaced, entryBytes: exists ? 0 : entryBytes(parent, last) };
 	}
-	return root;
+	throw patchFailed(`path "${pointer}" does not exist`);
 }
 
-/** Applies an RFC 6902 JSON patch (a list of operations). */
-export function applyJsonPatch(target: Json, operations: Json): Json {
+function tooManyOperations(count: number): ApiError {
+	return new ApiError(
+		413,
+		'RequestEntityTooLarge',
+		`Request entity too large: The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${count}`,
+	);
+}
+
+function patchTooLarge(what: string, index: number, op: string): ApiError {
+	return new ApiError(
+		413,
+		'RequestEntityTooLarge',
+		`Request entity too large: ${what} (operation ${index}, "${op}")`,
+	);
+}
+
+/**
+ * Applies an RFC 6902 JSON patch (a list of operations). 413 when it has too many operations, when the object
+ * it builds passes `bytesLimit` after any operation, or when its copies add up to more than that; 422 when the
+ * result nests deeper than the server walks.
+ */
+export function applyJsonPatch(target: Json, operations: Json, bytesLimit = maxObjectBytes): Json {
 	if (!Array.isArray(operations)) throw badRequest('a JSON patch must be a list of operations');
+	if (operations.length > maxJsonPatchOperations) throw tooManyOperations(operations.length);
 	let root = clone(target);
-	for (const operation of operations) {
+	const start = measureJson(root, Infinity, Infinity);
+	let bytes = start.bytes;
+	// managedFields nests a few levels deeper than the fields it records: an object stored that deep may stay so.
+	const depthLimit = Math.max(maxJsonDepth, start.depth);
+	let copied = 0;
+	const bytesOf = (value: Json | undefined): number =>
+		value === undefined ? 0 : measureJson(value).bytes;
+	for (const [index, operation] of operations.entries()) {
 		if (!isJsonObject(operation) || typeof operation.op !== 'string') {
 			throw badRequest('every JSON patch operation needs an "op"');
 		}
+		const op = operation.op;
 		const path = operation.path;
-		if (typeof path !== 'string') throw badRequest(`operation "${operation.op}" needs a "path"`);
+		if (typeof path !== 'string') throw badRequest(`operation "${op}" needs a "path"`);
 		const from = typeof operation.from === 'string' ? operation.from : undefined;
-		switch (operation.op) {
+		switch (op) {
 			case 'add':
-			case 'replace':
-				if (!('value' in operation)) {
-					throw badRequest(`operation "${operation.op}" needs a "value"`);
-				}
-				root = addAt(root, path, clone(operation.value), operation.op === 'replace');
+			case 'replace': {
+				const value = entryOf(operation, 'value');
+				if (value === undefined) throw badRequest(`operation "${op}" needs a "value"`);
+				const added = addAt(root, path, clone(value), op === 'replace');
+				root = added.root;
+				bytes += bytesOf(value) + added.entryBytes - bytesOf(added.replaced);
 				break;
-			case 'remove':
-				removeAt(root, path);
+			}
+			case 'remove': {
+				const removed = removeAt(root, path);
+				bytes -= bytesOf(removed.value) + removed.entryBytes;
 				break;
-			case 'move':
+			}
+			case 'move': {
+				if (from === undefined) throw badRequest(`operation "${op}" needs a "from"`);
+				const removed = removeAt(root, from);
+				const added = addAt(root, path, removed.value, false);
+				root = added.root;
+				bytes += added.entryBytes - removed.entryBytes - bytesOf(added.replaced);
+				break;
+			}
 			case 'copy': {
-				if (from === undefined) throw badRequest(`operation "${operation.op}" needs a "from"`);
-				const value = operation.op === 'move' ? removeAt(root, from) : clone(valueAt(root, from));
-				root = addAt(root, path, value, false);
+				if (from === undefined) throw badRequest(`operation "${op}" needs a "from"`);
+				const value = valueAt(root, from);
+				// Measured before it is cloned, and only as far as the copy allowance still reaches.
+				const measure = measureJson(value, bytesLimit - copied, depthLimit);
+				copied += measure.bytes;
+				if (copied > bytesLimit) {
+					throw patchTooLarge(`the JSON patch copies more than ${bytesLimit} bytes`, index, op);
+				}
+				if (measure.depth > depthLimit) {
+					throw patchFailed(
+						`the copy at operation ${index} nests deeper than ${depthLimit} levels`,
+					);
+				}
+				const added = addAt(root, path, clone(value), false);
+				root = added.root;
+				bytes += measure.bytes + added.entryBytes - bytesOf(added.replaced);
 				break;
 			}
 			case 'test':
-				if (!jsonEqual(valueAt(root, path), operation.value)) {
+				if (!jsonEqual(valueAt(root, path), entryOf(operation, 'value'))) {
 					throw patchFailed(`testing value ${path} failed`);
 				}
 				break;
 			default:
-				throw badRequest(`unknown JSON patch operation "${operation.op}"`);
+				throw badRequest(`unknown JSON patch operation "${op}"`);
 		}
+		if (bytes > bytesLimit) {
+			throw patchTooLarge(
+				`the JSON patch makes the object larger than ${bytesLimit} bytes`,
+				index,
+				op,
+			);
+		}
+	}
+	// Moves measure nothing, so they can stack deep subtrees on one another; the result is checked once.
+	if (measureJson(root, Infinity, depthLimit).depth > depthLimit) {
+		throw patchFailed(`the JSON patch nests the object deeper than ${depthLimit} levels`);
 	}
 	return root;
 }
@@ -222,38 +348,48 @@ const mergedScalarLists = new Set(['finalizers']);
 function mergeKeyOf(field: string, items: readonly Json[]): string | undefined {
 	if (field === 'ports') {
 		// Container ports merge by containerPort, Service ports by port: the same field name in two types.
-		return items.some((item) => isJsonObject(item) && 'containerPort' in item)
+		return items.some((item) => isJsonObject(item) && Object.hasOwn(item, 'containerPort'))
 			? 'containerPort'
 			: 'port';
 	}
-	return mergeKeysByField[field];
+	return Object.hasOwn(mergeKeysByField, field) ? mergeKeysByField[field] : undefined;
 }
 
 function withoutDirectives(value: Json): Json {
 	if (Array.isArray(value)) {
 		return value
-			.filter((item) => !(isJsonObject(item) && Object.keys(item).length === 1 && '$patch' in item))
+			.filter(
+				(item) =>
+					!(isJsonObject(item) && Object.keys(item).length === 1 && Object.hasOwn(item, '$patch')),
+			)
 			.map(withoutDirectives);
 	}
 	if (isJsonObject(value)) {
 		const result: JsonObject = {};
 		for (const [key, item] of Object.entries(value)) {
 			if (key.startsWith('$')) continue;
-			result[key] = withoutDirectives(item);
+			setEntry(result, key, withoutDirectives(item));
 		}
 		return result;
 	}
 	return value;
 }
 
+// The lists below are matched through maps of identity keys, not by searching one list for each item of the
+// other: a patch and an object near the size limits hold hundreds of thousands of items.
+
 function orderedBy(items: Json[], order: readonly Json[], key: string | undefined): Json[] {
+	const ranks = new Map<string, number>();
+	const identityOf = (item: Json): string =>
+		identityKey(key === undefined ? item : isJsonObject(item) ? entryOf(item, key) : undefined);
+	for (const [index, entry] of order.entries()) {
+		if (key !== undefined && !isJsonObject(entry)) continue;
+		const identity = identityOf(entry);
+		if (!ranks.has(identity)) ranks.set(identity, index);
+	}
 	const rank = (item: Json): number => {
-		const index = order.findIndex((entry) =>
-			key === undefined
-				? jsonEqual(entry, item)
-				: isJsonObject(entry) && isJsonObject(item) && jsonEqual(entry[key], item[key]),
-		);
-		return index < 0 ? order.length : index;
+		if (key !== undefined && !isJsonObject(item)) return order.length;
+		return ranks.get(identityOf(item)) ?? order.length;
 	};
 	return items
 		.map((item, position) => ({ item, position, rank: rank(item) }))
@@ -267,28 +403,45 @@ function mergeList(field: string, original: Json | undefined, patch: Json[]): Js
 	if (replace) return withoutDirectives(patch) as Json[];
 	if (mergedScalarLists.has(field)) {
 		const result = [...live];
+		const present = new Set(live.map(identityKey));
 		for (const item of patch) {
-			if (!result.some((existing) => jsonEqual(existing, item))) result.push(clone(item));
+			const identity = identityKey(item);
+			if (present.has(identity)) continue;
+			present.add(identity);
+			result.push(clone(item));
 		}
 		return result;
 	}
 	const key = mergeKeyOf(field, [...patch, ...live]);
 	if (key === undefined || !patch.every(isJsonObject)) return withoutDirectives(patch) as Json[];
-	const result = live.map(clone);
+	const result: (Json | undefined)[] = live.map(clone);
+	// The positions of the items by merge key value, first first: a patch item merges into the first one.
+	const positions = new Map<string, number[]>();
+	const track = (identity: string, index: number): void => {
+		const list = positions.get(identity);
+		if (list === undefined) positions.set(identity, [index]);
+		else list.push(index);
+	};
+	for (const [index, existing] of live.entries()) {
+		if (isJsonObject(existing)) track(identityKey(entryOf(existing, key)), index);
+	}
 	for (const item of patch) {
 		if (!isJsonObject(item)) continue;
-		const index = result.findIndex(
-			(existing) => isJsonObject(existing) && jsonEqual(existing[key], item[key]),
-		);
+		const identity = identityKey(entryOf(item, key));
+		const index = positions.get(identity)?.[0];
 		if (item.$patch === 'delete') {
-			if (index >= 0) result.splice(index, 1);
-		} else if (index >= 0) {
+			if (index !== undefined) {
+				result[index] = undefined;
+				positions.get(identity)?.shift();
+			}
+		} else if (index !== undefined) {
 			result[index] = mergeStrategic(result[index], item) ?? {};
 		} else {
+			track(identity, result.length);
 			result.push(mergeStrategic(undefined, item) ?? {});
 		}
 	}
-	return result;
+	return result.filter((item) => item !== undefined);
 }
 
 /** Applies a strategic merge patch to a map; undefined means the patch deleted it (`$patch: delete`). */
@@ -313,29 +466,37 @@ export function mergeStrategic(
 		} else if (value === null) {
 			delete result[key];
 		} else if (isJsonObject(value)) {
-			const merged = mergeStrategic(result[key], value);
+			const merged = mergeStrategic(entryOf(result, key), value);
 			if (merged === undefined) delete result[key];
-			else result[key] = merged;
+			else setEntry(result, key, merged);
 		} else if (Array.isArray(value)) {
-			result[key] = mergeList(key, result[key], value);
+			setEntry(result, key, mergeList(key, entryOf(result, key), value));
 		} else {
-			result[key] = value;
+			setEntry(result, key, value);
 		}
 	}
 	for (const [field, values] of deletions) {
-		const list = result[field];
+		const list = entryOf(result, field);
 		if (Array.isArray(list)) {
-			result[field] = list.filter((item) => !values.some((value) => jsonEqual(value, item)));
+			const deleted = new Set(values.map(identityKey));
+			setEntry(
+				result,
+				field,
+				list.filter((item) => !deleted.has(identityKey(item))),
+			);
 		}
 	}
 	for (const [field, order] of orders) {
-		const list = result[field];
-		if (Array.isArray(list)) result[field] = orderedBy(list, order, mergeKeyOf(field, list));
+		const list = entryOf(result, field);
+		if (Array.isArray(list)) {
+			setEntry(result, field, orderedBy(list, order, mergeKeyOf(field, list)));
+		}
 	}
-	const retain = patch.$retainKeys;
+	const retain = entryOf(patch, '$retainKeys');
 	if (Array.isArray(retain)) {
+		const retained = new Set(retain);
 		for (const key of Object.keys(result)) {
-			if (!retain.includes(key)) delete result[key];
+			if (!retained.has(key)) delete result[key];
 		}
 	}
 	return result;
@@ -365,7 +526,10 @@ export function listTypeOf(field: string, items: readonly Json[]): ListType {
 		return { kind: 'set' };
 	}
 	const key = mergeKeyOf(field, items);
-	if (key !== undefined && items.every((item) => isJsonObject(item) && item[key] !== undefined)) {
+	if (
+		key !== undefined &&
+		items.every((item) => isJsonObject(item) && entryOf(item, key) !== undefined)
+	) {
 		return { kind: 'map', key };
 	}
 	return { kind: 'atomic' };

@@ -110,13 +110,14 @@ export async function handleRequest(
 		}
 		code = await serveResource(state, request, response, user, target, url.searchParams, fault);
 	} catch (error) {
+		// Whatever a handler throws (a string or undefined included), the client gets a Status.
 		const status =
 			error instanceof ApiError
 				? error.toStatus()
 				: failureStatus(
 						500,
 						'InternalError',
-						`Internal error occurred: ${(error as Error).message}`,
+						`Internal error occurred: ${error instanceof Error ? error.message : String(error)}`,
 					);
 		code = status.code;
 		if (!response.headersSent) sendStatus(response, status);

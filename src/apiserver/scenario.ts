@@ -22,7 +22,7 @@ async function filesUnder(path: string): Promise<string[]> {
 	const files: string[] = [];
 	for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
 		const child = join(path, entry.name);
-		if (entry.isDirectory()) files.push(...(await filesUnder(child)));
+		if (entry.isDirectory()) for (const file of await filesUnder(child)) files.push(file);
 		else if (manifestExtensions.has(extname(entry.name))) files.push(child);
 	}
 	return files;

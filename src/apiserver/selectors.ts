@@ -44,10 +44,28 @@ function splitTopLevel(text: string): string[] {
 const keyPattern = /^([a-z0-9A-Z][-a-z0-9A-Z_.]*\/)?[a-z0-9A-Z]([-a-z0-9A-Z_.]*[a-z0-9A-Z])?$/;
 
 function checkedKey(key: string, text: string): string {
-	if (!keyPattern.test(key)) {
+	const slash = key.lastIndexOf('/');
+	if (!keyPattern.test(key) || key.length - slash - 1 > 63 || slash > 253) {
 		throw badRequest(`unable to parse requirement: invalid label key "${key}" in "${text}"`);
 	}
 	return key;
+}
+
+const labelValuePattern = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** A label value as apimachinery's validation allows it (empty, or at most 63 characters of a DNS-like form). */
+function checkedValue(value: string, index: number, key: string): string {
+	if (value.length > 63) {
+		throw badRequest(
+			`unable to parse requirement: values[${index}][${key}]: Invalid value: "${value}": must be no more than 63 characters`,
+		);
+	}
+	if (!labelValuePattern.test(value)) {
+		throw badRequest(
+			`unable to parse requirement: values[${index}][${key}]: Invalid value: "${value}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+		);
+	}
+	return value;
 }
 
 function parseRequirement(text: string): LabelRequirement {
@@ -57,7 +75,13 @@ function parseRequirement(text: string): LabelRequirement {
 		const values = (set[3] ?? '')
 			.split(',')
 			.map((value) => value.trim())
-			.filter((value) => value !== '');
+			.filter((value) => value !== '')
+			.map((value, index) => checkedValue(value, index, key));
+		if (values.length === 0) {
+			throw badRequest(
+				`unable to parse requirement: values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`,
+			);
+		}
 		return set[2] === 'in' ? { kind: 'in', key, values } : { kind: 'notIn', key, values };
 	}
 	const operator = /^([^=!<>\s]+)\s*(==|=|!=|>|<)\s*(.*)$/.exec(text);
@@ -66,11 +90,11 @@ function parseRequirement(text: string): LabelRequirement {
 		const value = (operator[3] ?? '').trim();
 		switch (operator[2]) {
 			case '!=':
-				return { kind: 'notEquals', key, value };
+				return { kind: 'notEquals', key, value: checkedValue(value, 0, key) };
 			case '>':
 			case '<': {
 				const number = Number(value);
-				if (!Number.isInteger(number)) {
+				if (!/^[+-]?[0-9]+$/.test(value) || !Number.isSafeInteger(number)) {
 					throw badRequest(`unable to parse requirement: "${value}" is not an integer`);
 				}
 				return operator[2] === '>'
@@ -78,7 +102,7 @@ function parseRequirement(text: string): LabelRequirement {
 					: { kind: 'lessThan', key, value: number };
 			}
 			default:
-				return { kind: 'equals', key, value };
+				return { kind: 'equals', key, value: checkedValue(value, 0, key) };
 		}
 	}
 	if (text.startsWith('!')) {
@@ -98,7 +122,10 @@ export function labelsMatch(
 	labels: Readonly<Record<string, unknown>> | undefined,
 ): boolean {
 	for (const requirement of requirements) {
-		const raw = labels?.[requirement.key];
+		const raw =
+			labels !== undefined && Object.hasOwn(labels, requirement.key)
+				? labels[requirement.key]
+				: undefined;
 		const value = typeof raw === 'string' ? raw : undefined;
 		switch (requirement.kind) {
 			case 'equals':
@@ -168,33 +195,87 @@ const extraFieldLabels: Readonly<Record<string, readonly string[]>> = {
 	'batch/Job': ['status.successful'],
 };
 
-/** Parses a field selector for a resource type. Throws a 400 ApiError for a field the type does not index. */
+/** The terms of a field selector: split at commas that no backslash escapes, as apimachinery's fields package does. */
+function fieldTerms(text: string): string[] {
+	const terms: string[] = [];
+	let start = 0;
+	let escaped = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (escaped) escaped = false;
+		else if (c === '\\') escaped = true;
+		else if (c === ',') {
+			terms.push(text.slice(start, i));
+			start = i + 1;
+		}
+	}
+	terms.push(text.slice(start));
+	return terms.filter((term) => term !== '');
+}
+
+/** A field selector value without its escapes (`\\`, `\,`, `\=`); an unescaped `,` or `=` is an error. */
+function unescapedFieldValue(value: string): string {
+	let result = '';
+	let escaped = false;
+	for (const c of value) {
+		if (escaped) {
+			if (c !== '\\' && c !== ',' && c !== '=') {
+				throw badRequest(`invalid field selector: invalid escape sequence: \\${c}`);
+			}
+			result += c;
+			escaped = false;
+		} else if (c === '\\') {
+			escaped = true;
+		} else if (c === ',' || c === '=') {
+			// Go prints the rune with %v, as its number.
+			throw badRequest(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
+		} else {
+			result += c;
+		}
+	}
+	if (escaped) throw badRequest('invalid field selector: invalid escape sequence: \\');
+	return result;
+}
+
+/**
+ * Parses a field selector for a resource type, as kube-apiserver does: each term splits at its first `!=`, `==`
+ * or `=`, nothing is trimmed, and the value must escape `,`, `=` and `\`. Throws a 400 ApiError for bad syntax and
+ * for a field the type does not index.
+ */
 export function parseFieldSelector(text: string, type: ResourceType): readonly FieldRequirement[] {
 	const allowed = new Set([
 		'metadata.name',
 		'metadata.namespace',
 		...(extraFieldLabels[`${type.group}/${type.kind}`] ?? []),
 	]);
-	return splitTopLevel(text).map((part) => {
-		const match = /^([^=!]+)(==|=|!=)(.*)$/.exec(part);
+	const requirements = fieldTerms(text).map((term) => {
+		const match = /^(.*?)(!=|==|=)(.*)$/s.exec(term);
 		if (match === null) {
-			throw badRequest(`invalid selector: '${part}'; can't understand '${part}'`);
+			throw badRequest(`invalid selector: '${text}'; can't understand '${term}'`);
 		}
-		const field = (match[1] ?? '').trim();
+		return {
+			field: match[1] ?? '',
+			value: unescapedFieldValue(match[3] ?? ''),
+			negated: match[2] === '!=',
+		};
+	});
+	for (const { field } of requirements) {
 		if (!allowed.has(field)) {
 			throw badRequest(
 				`field label not supported: ${field}` +
 					(type.group === '' ? '' : ` for ${type.kind}.${type.group}`),
 			);
 		}
-		return { field, value: (match[3] ?? '').trim(), negated: match[2] === '!=' };
-	});
+	}
+	return requirements;
 }
 
 function fieldValue(object: Readonly<Record<string, unknown>>, path: string): string {
 	let current: unknown = object;
 	for (const segment of path.split('.')) {
-		if (typeof current !== 'object' || current === null) return '';
+		if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {
+			return '';
+		}
 		current = (current as Record<string, unknown>)[segment];
 	}
 	if (typeof current === 'string') return current;

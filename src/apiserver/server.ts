@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { usersOf, type ApiUser } from './auth.ts';
 import {
 	createClientCertificate,
@@ -16,6 +17,7 @@ import {
 	type Certificates,
 	type ClientCertificate,
 } from './certificates.ts';
+import { failureStatus } from './errors.ts';
 import { Faults } from './faults.ts';
 import { resourceTypes, type ResourceType } from './resources.ts';
 import { handleRequest } from './routes.ts';
@@ -165,6 +167,36 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 	};
 }
 
+// Go's http.DefaultMaxHeaderBytes, which kube-apiserver keeps: large bearer tokens (OIDC with many groups) fit.
+const maxHeaderBytes = 1024 * 1024;
+
+/**
+ * A request Node's parser refused (headers over the limit, bad syntax) gets a Status as Go's server would send one,
+ * instead of a reset connection: the rest of what the client sends is read and dropped until it has the answer.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+	// An answer already under way on this connection cannot be followed by another (Node's own handler checks so).
+	const answering = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+	if (!socket.writable || answering?.headersSent === true) {
+		socket.destroy();
+		return;
+	}
+	const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+	const code = tooLarge ? 431 : 400;
+	const body = JSON.stringify(
+		failureStatus(
+			code,
+			'BadRequest',
+			tooLarge ? 'Request Header Fields Too Large' : `Bad Request: ${error.message}`,
+		),
+	);
+	socket.resume();
+	setTimeout(() => socket.destroy(), 10_000).unref();
+	socket.end(
+		`HTTP/1.1 ${code} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+	);
+}
+
 /**
  * HTTPS on 127.0.0.1 with the serving certificate. Client certificates are asked for but not required: a request
  * without one (or with one the CA did not sign) may still bring a bearer token.
@@ -181,9 +213,14 @@ async function listenHttps(
 			ca: certificates.caPem,
 			requestCert: true,
 			rejectUnauthorized: false,
+			maxHeaderSize: maxHeaderBytes,
 		},
-		(request, response) => void handle(request, response),
+		(request, response) => {
+			// handleRequest answers its own failures; this is the last guard that keeps the process up.
+			handle(request, response).catch(() => response.destroy());
+		},
 	);
+	server.on('clientError', answerClientError);
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(port, '127.0.0.1', () => {

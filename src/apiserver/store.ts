@@ -14,8 +14,10 @@ import {
 	expired,
 	invalid,
 	notFound,
+	qualifiedResource,
 	staleObjectMessage,
 } from './errors.ts';
+import { maxObjectBytes } from './limits.ts';
 import {
 	appliedEntries,
 	appliedEntryOf,
@@ -176,6 +178,22 @@ function tracksGeneration(type: ResourceType): boolean {
 function specOf(type: ResourceType, object: KubeObject): JsonObject {
 	const { metadata: _metadata, status, ...rest } = object;
 	return type.statusSubresource ? rest : { ...rest, ...(status === undefined ? {} : { status }) };
+}
+
+/**
+ * The serialization of an object as it will be stored (kept for lists and watches), or 413 for one larger than
+ * etcd stores (1.5 MiB by default), which kube-apiserver reports with etcd's "request is too large". The object
+ * is at most a body and a stored object merged, so serializing it is safe and cheaper than any walk of ours.
+ */
+function storableJson(type: ResourceType, name: string, object: KubeObject): string {
+	const json = JSON.stringify(object);
+	if (json.length <= maxObjectBytes / 3 || Buffer.byteLength(json) <= maxObjectBytes) return json;
+	throw new ApiError(
+		413,
+		'RequestEntityTooLarge',
+		`Request entity too large: ${qualifiedResource(type)} "${name}" would be larger than the limit of ${maxObjectBytes} bytes (etcdserver: request is too large)`,
+		{ name, group: type.group, kind: type.plural },
+	);
 }
 
 interface Bucket {
@@ -530,6 +548,7 @@ export class ObjectStore {
 		type: ResourceType,
 		object: KubeObject,
 		previous: StoredEntry | undefined,
+		json?: string,
 	): StoredEntry {
 		const bucket = this.bucketOf(type);
 		const metadata = metadataOf(object);
@@ -538,7 +557,7 @@ export class ObjectStore {
 			stringField(metadata, 'namespace'),
 			stringField(metadata, 'name') ?? '',
 		);
-		const entry: StoredEntry = { object, key, json: undefined };
+		const entry: StoredEntry = { object, key, json };
 		if (previous === undefined) bucket.sortedKeys = undefined;
 		bucket.entries.set(key, entry);
 		this.emit(previous === undefined ? 'ADDED' : 'MODIFIED', type, entry, previous?.object);
@@ -675,13 +694,12 @@ export class ObjectStore {
 			metadata.labels = { ...labels, 'kubernetes.io/metadata.name': name };
 		}
 		this.recordOwnership(type, name, undefined, object, requested, options);
-		if (options.dryRun === true) {
-			metadata.resourceVersion = String(this.revision);
-			return object;
-		}
+		const dryRun = options.dryRun === true;
+		metadata.resourceVersion = String(dryRun ? this.revision : this.revision + 1);
+		const json = storableJson(type, name, object);
+		if (dryRun) return object;
 		this.revision++;
-		metadata.resourceVersion = String(this.revision);
-		this.store(type, object, undefined);
+		this.store(type, object, undefined, json);
 		return object;
 	}
 
@@ -806,10 +824,12 @@ export class ObjectStore {
 			return this.remove(type, current, options.dryRun === true, next);
 		}
 		if (jsonEqual(old, next)) return old;
-		if (options.dryRun === true) return next;
+		const dryRun = options.dryRun === true;
+		if (!dryRun) nextMeta.resourceVersion = String(this.revision + 1);
+		const json = storableJson(type, stringField(oldMeta, 'name') ?? '', next);
+		if (dryRun) return next;
 		this.revision++;
-		nextMeta.resourceVersion = String(this.revision);
-		this.store(type, next, current);
+		this.store(type, next, current, json);
 		return next;
 	}
 

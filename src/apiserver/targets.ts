@@ -86,14 +86,41 @@ export function verbOf(method: string, target: ResourceTarget, params: URLSearch
 	);
 }
 
-/** The namespace, selectors, limit and continue token of a list or watch; 400 for a bad limit. */
+/**
+ * An integer query parameter, undefined when absent or empty; 400 for anything Go's strconv would not parse (a
+ * fraction, an exponent, hex, spaces) or that is negative when `unsigned`.
+ */
+export function integerParam(
+	params: URLSearchParams,
+	name: string,
+	unsigned = false,
+): number | undefined {
+	const text = params.get(name);
+	if (text === null || text === '') return undefined;
+	const parse = unsigned ? 'ParseUint' : 'ParseInt';
+	const pattern = unsigned ? /^[0-9]+$/ : /^[+-]?[0-9]+$/;
+	if (!pattern.test(text)) {
+		throw badRequest(
+			`invalid ${name}: strconv.${parse}: parsing ${JSON.stringify(text)}: invalid syntax`,
+		);
+	}
+	const value = Number(text);
+	if (!Number.isSafeInteger(value)) {
+		throw badRequest(
+			`invalid ${name}: strconv.${parse}: parsing ${JSON.stringify(text)}: value out of range`,
+		);
+	}
+	return value;
+}
+
+/** The namespace, selectors, limit and continue token of a list or watch; 400 for a bad limit or resourceVersion. */
 export function listQueryOf(target: ResourceTarget, params: URLSearchParams): ListQuery {
 	const labelSelector = params.get('labelSelector') ?? '';
 	const fieldSelector = params.get('fieldSelector') ?? '';
-	const limit = Number(params.get('limit') ?? '0');
-	if (!Number.isInteger(limit) || limit < 0) {
-		throw badRequest(`invalid limit: ${params.get('limit')}`);
-	}
+	const limit = integerParam(params, 'limit') ?? 0;
+	if (limit < 0) throw badRequest(`invalid limit: ${limit}`);
+	integerParam(params, 'resourceVersion', true);
+	integerParam(params, 'timeoutSeconds');
 	const continueToken = params.get('continue');
 	return {
 		...(target.namespace === undefined ? {} : { namespace: target.namespace }),

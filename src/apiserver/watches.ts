@@ -1,12 +1,12 @@
 // Watches: the initial state or the events since a resourceVersion (410 as an ERROR event when they are gone), then
 // every matching change as it happens, bookmarks, and the end after `timeoutSeconds`, as kube-apiserver streams them.
 import type { ServerResponse } from 'node:http';
-import { badRequest, expired } from './errors.ts';
+import { expired } from './errors.ts';
 import { isTrue } from './http.ts';
 import { apiVersionOf } from './resources.ts';
 import type { OpenWatch, ServerState } from './serverState.ts';
 import type { StoreEvent } from './store.ts';
-import { listQueryOf, type ResourceTarget } from './targets.ts';
+import { integerParam, listQueryOf, type ResourceTarget } from './targets.ts';
 
 /** One line of a watch stream. */
 export function watchLine(type: string, json: string): string {
@@ -24,15 +24,11 @@ export function serveWatch(
 	const query = listQueryOf(target, params);
 	const { type } = target;
 	const rvParam = params.get('resourceVersion') ?? '';
-	const startVersion = rvParam === '' ? 0 : Number(rvParam);
-	if (!Number.isInteger(startVersion) || startVersion < 0) {
-		throw badRequest(
-			`invalid resource version: strconv.ParseUint: parsing "${rvParam}": invalid syntax`,
-		);
-	}
+	const startVersion = integerParam(params, 'resourceVersion', true) ?? 0;
 	const bookmarks = isTrue(params.get('allowWatchBookmarks'));
 	const sendInitial = params.get('sendInitialEvents') === 'true';
-	const timeoutSeconds = Number(params.get('timeoutSeconds') ?? '0');
+	// setTimeout takes at most 2^31 - 1 ms (about 24 days) and fires at once above it.
+	const timeoutMs = Math.min((integerParam(params, 'timeoutSeconds') ?? 0) * 1000, 2 ** 31 - 1);
 	response.writeHead(200, {
 		'Content-Type': 'application/json',
 		'Cache-Control': 'no-cache, private',
@@ -123,11 +119,11 @@ export function serveWatch(
 	if (bookmarks && bookmarkIntervalMs > 0) {
 		timer = setInterval(() => watch.bookmark(), bookmarkIntervalMs);
 	}
-	if (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0) {
+	if (timeoutMs > 0) {
 		timeout = setTimeout(() => {
 			cleanup();
 			response.end();
-		}, timeoutSeconds * 1000);
+		}, timeoutMs);
 	}
 }
 
