@@ -190,9 +190,13 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 			tooLarge ? 'Request Header Fields Too Large' : `Bad Request: ${error.message}`,
 		),
 	);
+	// Closing while the client still sends would make the kernel reset the connection, and a reset can reach the
+	// client before the answer does: the answer is written, the rest of the request drained, and the connection
+	// closed once the client is done (or after 10 s).
 	socket.resume();
+	socket.once('end', () => socket.destroy());
 	setTimeout(() => socket.destroy(), 10_000).unref();
-	socket.end(
+	socket.write(
 		`HTTP/1.1 ${code} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
 	);
 }
