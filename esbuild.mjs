@@ -21,6 +21,20 @@ function clusterClientApart() {
 	};
 }
 
+/** Activation (dist/extension.cjs) reaches the rest of the extension only through `import('./engine.ts')`. */
+function engineApart() {
+	return {
+		name: 'engine-apart',
+		setup(build) {
+			build.onResolve({ filter: /[\\/]engine\.ts$/ }, (args) =>
+				args.importer.endsWith(`${'src'}/vscode/extension.ts`) && args.kind === 'dynamic-import'
+					? { path: './engine.cjs', external: true }
+					: undefined,
+			);
+		},
+	};
+}
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
 	{
@@ -31,8 +45,15 @@ const builds = [
 	{
 		entryPoints: { extension: 'src/vscode/extension.ts' },
 		target: 'node22',
+		plugins: [engineApart()],
+		// import() of the engine becomes require(): the extension host loads extensions as CommonJS.
+		supported: { 'dynamic-import': false },
+	},
+	// Everything activation defers: the core, yaml, the tree and the editor features, loaded on first use.
+	{
+		entryPoints: { engine: 'src/vscode/engine.ts' },
+		target: 'node22',
 		plugins: [clusterClientApart()],
-		// import() of the cluster bundle becomes require(): the extension host loads extensions as CommonJS.
 		supported: { 'dynamic-import': false },
 	},
 	// The cluster client and @kubernetes/client-node, loaded by the extension on first use of a live context.

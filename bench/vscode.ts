@@ -47,10 +47,10 @@ function report(label: string, figures: Record<string, number>): void {
 		`  activation ${ms(figures.activationMs)} (empty extension in the same host: ${ms(figures.emptyActivationMs)})`,
 	);
 	console.log(
-		`  activation to full tree ${ms(figures.activationToTreeMs)}; walking every item ${ms(figures.walkMs)}`,
+		`  activation to full tree ${ms(figures.activationToTreeMs)} (first groups in the tree ${ms(figures.activationToFirstGroupsMs)}); walking every item ${ms(figures.walkMs)}`,
 	);
 	console.log(
-		`  of which: listing files ${ms(figures.scan_listMs)}, reading ${ms(figures.scan_ioMs)} (summed over 8 parallel reads), parsing ${ms(figures.scan_parseMs)}, graph ${ms(figures.scan_graphMs)}`,
+		`  of which: listing files ${ms(figures.scan_listMs)}, reading, parsing and graph ${ms(figures.scan_readPhaseMs)} (wall); summed over 8 parallel reads: waiting for reads ${ms(figures.scan_ioMs)}, parsing ${ms(figures.scan_parseMs)}, graph ${ms(figures.scan_graphMs)}`,
 	);
 }
 

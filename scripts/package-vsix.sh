@@ -30,7 +30,8 @@ if [ -n "$bad" ]; then
 	exit 1
 fi
 echo "$listing" | grep -q ' extension/dist/k8s.cjs$' || { echo "the cluster client bundle is missing from the .vsix" >&2; exit 1; }
-for bundle in extension k8s; do
+echo "$listing" | grep -q ' extension/dist/engine.cjs$' || { echo "the engine bundle is missing from the .vsix" >&2; exit 1; }
+for bundle in extension engine k8s; do
 	size=$(stat -c %s "dist/$bundle.cjs")
 	echo "dist/$bundle.cjs: $size bytes (budget 2097152)"
 	[ "$size" -le 2097152 ] || { echo "dist/$bundle.cjs over 2 MiB" >&2; exit 1; }

@@ -1,135 +1,154 @@
 import * as vscode from 'vscode';
-import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
-import type { LiveFeed } from '../live/liveFeed.ts';
-import type { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
-import { registerEditorFeatures } from './editor/editorFeatures.ts';
-import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
-import { registerContextPicker } from './live/contextPicker.ts';
-import { registerLiveActionCommands } from './live/liveActionCommands.ts';
-import { createLiveFeed } from './live/liveFeedWiring.ts';
-import { registerLiveObjectCommands } from './live/liveObjectCommands.ts';
-import { registerWatchConsumers } from './live/watchConsumers.ts';
-import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
-import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
-import { createLog, type Log } from './log.ts';
-import { readProblemsOnly } from './settings.ts';
-import { registerProblemsSummary } from './statusBar/problemsStatusBar.ts';
-import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
-import { registerTreeCommands } from './tree/treeCommands.ts';
-import { WorkspaceManifests, workspaceRootId } from './workspace/workspaceManifests.ts';
+import type * as Engine from './engine.ts';
+import type { ExtensionApi } from './engine.ts';
 
-/** What the in-host tests may inspect; returned from activate(). */
-export interface ExtensionApi {
-	readonly graph: ResourceGraph;
-	readonly ready: () => Promise<void>;
-	readonly view: vscode.TreeView<string>;
-	readonly provider: ResourceTreeProvider;
-	readonly manifests: WorkspaceManifests;
-	readonly live: LiveFeed;
-	readonly diagnostics: ManifestDiagnostics;
-}
+export type { ExtensionApi } from './engine.ts';
 
-/** Registers everything and reads nothing: work starts when the view shows or a command needs it. */
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
-	const activatedAt = Date.now();
-	const log = createLog();
-	const graph = new ResourceGraph();
-	graph.addRoot(workspaceRootId, 'Workspace manifests', 'file');
-	const provider = new ResourceTreeProvider(graph);
-	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
-	const view = vscode.window.createTreeView('kubeStatusLens.resources', {
-		treeDataProvider: provider,
-		showCollapseAll: true,
-	});
-	const explain = new ExplainProvider(graph);
-	// The sources report changes only once started, by which time everything below exists to take them.
-	let graphChanged = (_changes: ChangedNodes): void => {};
-	const manifests = new WorkspaceManifests(graph, log, (changes) => graphChanged(changes));
-	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
-	provider.setOnDemandChildren(live);
-	context.subscriptions.push(
-		log,
-		provider,
-		view,
-		explain,
-		manifests,
-		provider.attach(view),
-		vscode.workspace.registerTextDocumentContentProvider(explainScheme, explain),
-		live,
-	);
-	const refreshSummary = registerProblemsSummary(context, { graph, view, live });
-	const ensureStarted = startOnFirstUse({
-		graph,
-		provider,
-		manifests,
-		live,
-		log,
-		refreshSummary,
-		activatedAt,
-	});
-	registerContextPicker(context, live);
-	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
-	registerLiveObjectCommands(context, { graph, live, log });
-	registerLiveActionCommands(context, { graph, live, log });
-	const mergeProvider = new MergePreviewProvider(graph);
-	context.subscriptions.push(mergeProvider);
-	const mergePreview = registerMergePreview(context, {
-		graph,
-		provider: mergeProvider,
-		ensureStarted,
-	});
-	const { liveLenses, diagnostics } = registerEditorFeatures(context, { graph, live });
-	graphChanged = (changes) => {
-		provider.update(changes);
-		mergePreview.graphChanged();
-		liveLenses.graphChanged();
-		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
-		refreshSummary();
-	};
-	registerWatchConsumers(context, { view, live, liveLenses, ensureStarted, refreshSummary });
-	log.info(`Activated in ${Date.now() - activatedAt} ms.`);
-	return { graph, ready: ensureStarted, view, provider, manifests, live, diagnostics };
+const viewId = 'kubeStatusLens.resources';
+
+/**
+ * The tree view's data provider until the engine is loaded: the first request for children loads it, and from then on
+ * every call goes to the engine's provider.
+ */
+class DeferredTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
+	private readonly emitter = new vscode.EventEmitter<string[] | string | undefined | void>();
+	readonly onDidChangeTreeData = this.emitter.event;
+	private target: vscode.TreeDataProvider<string> | undefined;
+	private forwarding: vscode.Disposable | undefined;
+	private readonly load: () => Promise<unknown>;
+
+	constructor(load: () => Promise<unknown>) {
+		this.load = load;
+	}
+
+	connect(target: vscode.TreeDataProvider<string>): void {
+		this.target = target;
+		this.forwarding = target.onDidChangeTreeData?.((changed) =>
+			this.emitter.fire(changed ?? undefined),
+		);
+	}
+
+	getTreeItem(id: string): vscode.TreeItem | Thenable<vscode.TreeItem> {
+		return this.target ? this.target.getTreeItem(id) : this.loaded().then((t) => t.getTreeItem(id));
+	}
+
+	getChildren(id?: string): vscode.ProviderResult<string[]> {
+		return this.target ? this.target.getChildren(id) : this.loaded().then((t) => t.getChildren(id));
+	}
+
+	getParent(id: string): vscode.ProviderResult<string> {
+		return this.target?.getParent?.(id);
+	}
+
+	resolveTreeItem(
+		item: vscode.TreeItem,
+		id: string,
+		token: vscode.CancellationToken,
+	): vscode.ProviderResult<vscode.TreeItem> {
+		return this.target?.resolveTreeItem ? this.target.resolveTreeItem(item, id, token) : item;
+	}
+
+	private async loaded(): Promise<vscode.TreeDataProvider<string>> {
+		await this.load();
+		if (!this.target) throw new Error('the Kube Status Lens engine did not connect its tree');
+		return this.target;
+	}
+
+	dispose(): void {
+		this.forwarding?.dispose();
+		this.emitter.dispose();
+	}
 }
 
 /**
- * What starts the deferred work: the live sessions on every call, the workspace scan once. Returns the wait for the
- * scan (the in-host tests' `ready`).
+ * Activation registers what VS Code needs to route to the extension (the view, the contributed commands, the YAML
+ * documents it serves) and loads nothing else: the engine (dist/engine.cjs: the core, yaml, the tree, the editor
+ * features) is loaded on first use, so activation parses a few KiB instead of the whole extension.
  */
-function startOnFirstUse(deps: {
-	readonly graph: ResourceGraph;
-	readonly provider: ResourceTreeProvider;
-	readonly manifests: WorkspaceManifests;
-	readonly live: LiveFeed;
-	readonly log: Log;
-	readonly refreshSummary: () => void;
-	readonly activatedAt: number;
-}): () => Promise<void> {
-	const { graph, provider, manifests, live, log, refreshSummary, activatedAt } = deps;
-	let started: Promise<void> | undefined;
-	return () => {
-		void live
-			.start()
-			.catch((error: unknown) =>
-				log.warn(`Live clusters: ${error instanceof Error ? error.message : String(error)}`),
-			);
-		started ??= manifests.start().then(
-			() => {
-				log.info(
-					`Workspace manifests read ${Date.now() - activatedAt} ms after activation: ${graph.objectCount()} object(s).`,
-				);
-				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
-				provider.refreshAll();
-				refreshSummary();
-			},
-			(error: unknown) => {
-				log.warn(
-					`Reading workspace manifests failed: ${error instanceof Error ? error.message : String(error)}`,
-				);
-				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
-			},
-		);
-		return started;
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+	const activatedAt = Date.now();
+	let engine: Promise<ExtensionApi> | undefined;
+	let api: ExtensionApi | undefined;
+	const provider = new DeferredTreeProvider(() => loadEngine());
+	const view = vscode.window.createTreeView(viewId, {
+		treeDataProvider: provider,
+		showCollapseAll: true,
+	});
+	const triggers: vscode.Disposable[] = [];
+	const commandIds = contributedCommands(context);
+	const forwarders = commandIds.map((command) =>
+		vscode.commands.registerCommand(command, async (...args: unknown[]) => {
+			await loadEngine();
+			return vscode.commands.executeCommand(command, ...args);
+		}),
+	);
+	const loadEngine = (): Promise<ExtensionApi> => {
+		engine ??= (async () => {
+			for (const disposable of triggers.concat(forwarders)) disposable.dispose();
+			const { activateEngine }: typeof Engine = await import('./engine.ts');
+			api = activateEngine(context, view, (target) => provider.connect(target), activatedAt);
+			return api;
+		})();
+		return engine;
 	};
+	const loadSoon = (why: string): void => {
+		void loadEngine().catch((error: unknown) => {
+			void vscode.window.showErrorMessage(
+				`Kube Status Lens could not load (${why}): ${error instanceof Error ? error.message : String(error)}`,
+			);
+		});
+	};
+	const isYaml = (document: vscode.TextDocument): boolean => document.languageId === 'yaml';
+	triggers.push(
+		view.onDidChangeVisibility((event) => {
+			if (event.visible) loadSoon('the view opened');
+		}),
+		vscode.workspace.onDidOpenTextDocument((document) => {
+			if (isYaml(document)) loadSoon('a YAML document opened');
+		}),
+	);
+	context.subscriptions.push(provider, view, {
+		dispose: () => {
+			for (const disposable of triggers.concat(forwarders)) disposable.dispose();
+		},
+	});
+	// A YAML document (the activation event) or the view already showing needs the engine now, but after activation.
+	if (view.visible || vscode.workspace.textDocuments.some(isYaml)) {
+		setImmediate(() => loadSoon('a YAML document or the view is open'));
+	}
+	const loadedApi = (): ExtensionApi => {
+		if (!api) throw new Error('Kube Status Lens: await ready() before inspecting the engine');
+		return api;
+	};
+	return {
+		ready: async () => (await loadEngine()).ready(),
+		view,
+		get graph() {
+			return loadedApi().graph;
+		},
+		get provider() {
+			return loadedApi().provider;
+		},
+		get manifests() {
+			return loadedApi().manifests;
+		},
+		get live() {
+			return loadedApi().live;
+		},
+		get diagnostics() {
+			return loadedApi().diagnostics;
+		},
+	};
+}
+
+/** The commands package.json contributes: registered at activation, so a command run before the engine loads it. */
+function contributedCommands(context: vscode.ExtensionContext): string[] {
+	const manifest = context.extension.packageJSON as {
+		contributes?: { commands?: readonly { command?: unknown }[] };
+	};
+	return (manifest.contributes?.commands ?? [])
+		.map((entry) => entry.command)
+		.filter((command): command is string => typeof command === 'string');
 }
 
 /** Everything is disposed through context.subscriptions. */

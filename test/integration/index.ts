@@ -11,6 +11,7 @@ export async function run(): Promise<void> {
 	if (process.env.KSL_SUITE === 'multiroot') await import('./suite/multiroot.test.ts');
 	else if (process.env.KSL_SUITE === 'live') await import('./suite/live.test.ts');
 	else {
+		await import('./suite/activation.test.ts');
 		await import('./suite/tree.test.ts');
 		await import('./suite/merge.test.ts');
 		await import('./suite/editor.test.ts');

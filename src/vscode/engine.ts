@@ -1,0 +1,137 @@
+import * as vscode from 'vscode';
+import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
+import type { LiveFeed } from '../live/liveFeed.ts';
+import type { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
+import { registerEditorFeatures } from './editor/editorFeatures.ts';
+import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
+import { registerContextPicker } from './live/contextPicker.ts';
+import { registerLiveActionCommands } from './live/liveActionCommands.ts';
+import { createLiveFeed } from './live/liveFeedWiring.ts';
+import { registerLiveObjectCommands } from './live/liveObjectCommands.ts';
+import { registerWatchConsumers } from './live/watchConsumers.ts';
+import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
+import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
+import { createLog, type Log } from './log.ts';
+import { readProblemsOnly } from './settings.ts';
+import { registerProblemsSummary } from './statusBar/problemsStatusBar.ts';
+import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
+import { registerTreeCommands } from './tree/treeCommands.ts';
+import { WorkspaceManifests, workspaceRootId } from './workspace/workspaceManifests.ts';
+
+/** What the in-host tests may inspect; returned from activate() once `ready()` has resolved. */
+export interface ExtensionApi {
+	readonly graph: ResourceGraph;
+	readonly ready: () => Promise<void>;
+	readonly view: vscode.TreeView<string>;
+	readonly provider: ResourceTreeProvider;
+	readonly manifests: WorkspaceManifests;
+	readonly live: LiveFeed;
+	readonly diagnostics: ManifestDiagnostics;
+}
+
+/**
+ * Everything but the first registrations: loaded from dist/engine.cjs by extension.ts the first time the view, a
+ * command, a YAML document or the tests need it. Registers the rest and reads nothing; work starts when the view shows
+ * or a command needs it. `view` is the tree view activation created; `connectProvider` hands it the data provider.
+ */
+export function activateEngine(
+	context: vscode.ExtensionContext,
+	view: vscode.TreeView<string>,
+	connectProvider: (provider: ResourceTreeProvider) => void,
+	activatedAt: number,
+): ExtensionApi {
+	const log = createLog();
+	const graph = new ResourceGraph();
+	graph.addRoot(workspaceRootId, 'Workspace manifests', 'file');
+	const provider = new ResourceTreeProvider(graph);
+	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
+	const explain = new ExplainProvider(graph);
+	// The sources report changes only once started, by which time everything below exists to take them.
+	let graphChanged = (_changes: ChangedNodes): void => {};
+	const manifests = new WorkspaceManifests(graph, log, (changes) => graphChanged(changes));
+	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
+	provider.setOnDemandChildren(live);
+	context.subscriptions.push(
+		log,
+		provider,
+		explain,
+		manifests,
+		provider.attach(view),
+		vscode.workspace.registerTextDocumentContentProvider(explainScheme, explain),
+		live,
+	);
+	const refreshSummary = registerProblemsSummary(context, { graph, view, live });
+	const ensureStarted = startOnFirstUse({
+		graph,
+		provider,
+		manifests,
+		live,
+		log,
+		refreshSummary,
+		activatedAt,
+	});
+	registerContextPicker(context, live);
+	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
+	registerLiveObjectCommands(context, { graph, live, log });
+	registerLiveActionCommands(context, { graph, live, log });
+	const mergeProvider = new MergePreviewProvider(graph);
+	context.subscriptions.push(mergeProvider);
+	const mergePreview = registerMergePreview(context, {
+		graph,
+		provider: mergeProvider,
+		ensureStarted,
+	});
+	const { liveLenses, diagnostics } = registerEditorFeatures(context, { graph, live });
+	graphChanged = (changes) => {
+		provider.update(changes);
+		mergePreview.graphChanged();
+		liveLenses.graphChanged();
+		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
+		refreshSummary();
+	};
+	connectProvider(provider);
+	registerWatchConsumers(context, { view, live, liveLenses, ensureStarted, refreshSummary });
+	log.info(`Loaded ${Date.now() - activatedAt} ms after activation.`);
+	return { graph, ready: ensureStarted, view, provider, manifests, live, diagnostics };
+}
+
+/**
+ * What starts the deferred work: the live sessions on every call, the workspace scan once. Returns the wait for the
+ * scan (the in-host tests' `ready`).
+ */
+function startOnFirstUse(deps: {
+	readonly graph: ResourceGraph;
+	readonly provider: ResourceTreeProvider;
+	readonly manifests: WorkspaceManifests;
+	readonly live: LiveFeed;
+	readonly log: Log;
+	readonly refreshSummary: () => void;
+	readonly activatedAt: number;
+}): () => Promise<void> {
+	const { graph, provider, manifests, live, log, refreshSummary, activatedAt } = deps;
+	let started: Promise<void> | undefined;
+	return () => {
+		void live
+			.start()
+			.catch((error: unknown) =>
+				log.warn(`Live clusters: ${error instanceof Error ? error.message : String(error)}`),
+			);
+		started ??= manifests.start().then(
+			() => {
+				log.info(
+					`Workspace manifests read ${Date.now() - activatedAt} ms after activation: ${graph.objectCount()} object(s).`,
+				);
+				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
+				provider.refreshAll();
+				refreshSummary();
+			},
+			(error: unknown) => {
+				log.warn(
+					`Reading workspace manifests failed: ${error instanceof Error ? error.message : String(error)}`,
+				);
+				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
+			},
+		);
+		return started;
+	};
+}
