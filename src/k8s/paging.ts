@@ -31,6 +31,32 @@ export function continueTokenOfPrefix(
 	return { known: true, token: token !== undefined && token !== '' ? token : undefined };
 }
 
+// How often a page is sent again when its connection was lost under it.
+const pageRetriesOnLostConnection = 2;
+
+/**
+ * One page, sent again at once (on a new connection) when the connection was lost under it: a keep-alive connection
+ * the server closed while this process was busy, or a reset one. client-go's request sends a GET again on a reset
+ * connection too. Other failures, and a connection lost again and again, are the caller's.
+ */
+async function getPage(
+	client: ClientSettings,
+	path: string,
+	query: Readonly<Record<string, string | number | undefined>>,
+	what: string,
+	stop: AbortSignal,
+	onBodyStart: (prefix: string) => boolean,
+): Promise<unknown> {
+	for (let retry = 0; ; retry++) {
+		try {
+			return await getJson(client, path, query, what, stop, onBodyStart);
+		} catch (error) {
+			const lost = error instanceof RequestFailure && error.connectionLost;
+			if (!lost || stop.aborted || retry >= pageRetriesOnLostConnection) throw error;
+		}
+	}
+}
+
 interface PageRequest {
 	readonly continueToken: string | undefined;
 	readonly page: Promise<unknown>;
@@ -72,7 +98,7 @@ export async function* listPages(
 		const pageRequest: PageRequest = {
 			continueToken,
 			controller,
-			page: getJson(
+			page: getPage(
 				client,
 				path,
 				{ limit: pageSize, ...query, continue: continueToken },
@@ -81,7 +107,10 @@ export async function* listPages(
 				(prefix) => {
 					const next = continueTokenOfPrefix(prefix);
 					if (!next.known) return false;
-					if (next.token !== undefined && !stop.aborted) pageRequest.ahead = request(next.token);
+					// A page sent again (its connection was lost) has asked for the next one already.
+					if (next.token !== undefined && !stop.aborted && !pageRequest.ahead) {
+						pageRequest.ahead = request(next.token);
+					}
 					return true;
 				},
 			),

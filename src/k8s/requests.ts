@@ -33,11 +33,23 @@ export class RequestFailure extends Error {
 	readonly status: number | undefined;
 	/** The answer went over a size limit: asking again soon would only download the same bytes again. */
 	readonly tooLarge: boolean;
-	constructor(kind: FailureKind, message: string, status?: number, tooLarge = false) {
+	/**
+	 * The connection closed or was reset before the answer was whole: a keep-alive connection the server had just
+	 * closed, or one that broke. An idempotent request may be sent again at once, on a new connection.
+	 */
+	readonly connectionLost: boolean;
+	constructor(
+		kind: FailureKind,
+		message: string,
+		status?: number,
+		tooLarge = false,
+		connectionLost = false,
+	) {
 		super(message);
 		this.kind = kind;
 		this.status = status;
 		this.tooLarge = tooLarge;
+		this.connectionLost = connectionLost;
 	}
 }
 
@@ -126,7 +138,26 @@ export function failureOf(error: unknown, server: string, timeoutMs: number): Re
 	const message = withUrlPasswordsHidden(failure.message);
 	return message === failure.message
 		? failure
-		: new RequestFailure(failure.kind, message, failure.status, failure.tooLarge);
+		: new RequestFailure(
+				failure.kind,
+				message,
+				failure.status,
+				failure.tooLarge,
+				failure.connectionLost,
+			);
+}
+
+// Codes of a connection that closed or was reset under a request (undici's "other side closed" is UND_ERR_SOCKET).
+const connectionLostCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+function isConnectionLost(error: unknown): boolean {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+		const code = (current as NodeJS.ErrnoException).code;
+		if (typeof code === 'string' && connectionLostCodes.has(code)) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
 }
 
 function unmaskedFailureOf(error: unknown, server: string, timeoutMs: number): RequestFailure {
@@ -162,7 +193,13 @@ function unmaskedFailureOf(error: unknown, server: string, timeoutMs: number): R
 			: cause.code === 'ENOTFOUND' || cause.code === 'EAI_AGAIN'
 				? 'host not found'
 				: cause.message;
-	return new RequestFailure('cannot-reach', `cannot reach ${server}: ${detail}`);
+	return new RequestFailure(
+		'cannot-reach',
+		`cannot reach ${server}: ${detail}`,
+		undefined,
+		false,
+		isConnectionLost(error),
+	);
 }
 
 /** A duration as a user reads it: "2.5 s". */

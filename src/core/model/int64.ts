@@ -32,15 +32,36 @@ export function getInt64(value: unknown, ...path: readonly string[]): bigint | u
 	return last === undefined ? undefined : int64Field(getPath(value, ...path.slice(0, -1)), last);
 }
 
-/** A run of digits too long for a safe integer (2^53 has 16 digits): only then does JSON need the slower read. */
-const longDigitRun = /\d{16}/;
+/** The length of a run of digits too long for a safe integer (2^53 has 16 digits). */
+const longRun = 16;
+
+function isDigit(code: number): boolean {
+	return code >= 48 && code <= 57;
+}
+
+/**
+ * Whether the text holds a run of 16 digits: only then does JSON need the slower read. Any 16 consecutive characters
+ * cover exactly one position that is a multiple of 16 (less one), so only those are looked at, and around them only
+ * where they hold a digit: a sixteenth of what /\d{16}/ reads, which costs a tenth of JSON.parse on a list page.
+ */
+function hasLongDigitRun(text: string): boolean {
+	for (let at = longRun - 1; at < text.length; at += longRun) {
+		if (!isDigit(text.charCodeAt(at))) continue;
+		let start = at;
+		while (start > at - longRun + 1 && isDigit(text.charCodeAt(start - 1))) start--;
+		let end = at + 1;
+		while (end - start < longRun && end < text.length && isDigit(text.charCodeAt(end))) end++;
+		if (end - start >= longRun) return true;
+	}
+	return false;
+}
 
 /**
  * JSON.parse, noting integers beyond 2^53 exactly as recordExactInteger does (what a cluster sends is JSON). Needs the
  * reviver's source text (Node 21 and later); without it the numbers are JSON.parse's.
  */
 export function parseJsonKeepingIntegers(text: string): unknown {
-	if (!longDigitRun.test(text)) return JSON.parse(text);
+	if (!hasLongDigitRun(text)) return JSON.parse(text);
 	return JSON.parse(
 		text,
 		function (this: unknown, key: string, value: unknown, context?: { readonly source?: string }) {
