@@ -19,17 +19,26 @@ export function writeLines(lines: Iterable<string>, write: (text: string) => voi
 	if (batch.length > 0) write(`${batch.join('\n')}\n`);
 }
 
-/** The lines of `JSON.stringify(values, null, 2)`, one value at a time. */
-export function* jsonArrayLines(values: readonly unknown[]): Generator<string> {
-	if (values.length === 0) {
+/**
+ * The lines of `JSON.stringify([...values], null, 2)`, one value at a time (values may be made as they are written).
+ * `stringify` may write a value faster: it must give what `JSON.stringify(value, null, 2)` becomes inside the array
+ * (every line indented by two more), or undefined to leave the value to JSON.stringify.
+ */
+export function* jsonArrayLines<T>(
+	values: Iterable<T>,
+	stringify: (value: T) => string | undefined = () => undefined,
+): Generator<string> {
+	let previous: string | undefined;
+	for (const value of values) {
+		// JSON escapes line breaks inside strings, so every line break here starts a line of the layout.
+		const text = stringify(value) ?? `  ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`;
+		yield previous === undefined ? '[' : `${previous},`;
+		previous = text;
+	}
+	if (previous === undefined) {
 		yield '[]';
 		return;
 	}
-	yield '[';
-	for (let index = 0; index < values.length; index++) {
-		// JSON escapes line breaks inside strings, so every line break here starts a line of the layout.
-		const text = JSON.stringify(values[index], null, 2).replace(/\n/g, '\n  ');
-		yield `  ${text}${index + 1 < values.length ? ',' : ''}`;
-	}
+	yield previous;
 	yield ']';
 }

@@ -1,7 +1,7 @@
 import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
-import { maxFileSizeOption, readLimitsOf, readManifests } from './files.ts';
+import { maxFileSizeOption, readEachManifest, readLimitsOf } from './files.ts';
 import { optionsOrExit, usageError } from './options.ts';
 import { jsonArrayLines, writeLines } from './output.ts';
 import { visibleLine } from '../core/text/visible.ts';
@@ -105,6 +105,102 @@ function recordOf(result: StatusResult, object: unknown, file: string, line: num
 	};
 }
 
+const quoted = (text: string): string => JSON.stringify(text);
+
+function isText(value: unknown): value is string {
+	return typeof value === 'string';
+}
+
+function isStatusPair(value: unknown): value is { status: string; message: string } {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		isText((value as { status?: unknown }).status) &&
+		isText((value as { message?: unknown }).message)
+	);
+}
+
+/**
+ * `JSON.stringify(record, null, 2)` as an element of the output array (every line indented by two more), written out
+ * for the record's known shape: the generic pretty-printer is most of
+ * the time of `status --json` on a big dump. A record of another shape (a field missing at run time) takes the generic
+ * path, so the text is always the same.
+ */
+function statusRecordJson(record: StatusRecord): string | undefined {
+	const { reasons, kstatus, health, computed, source } = record;
+	if (
+		!isText(record.apiVersion) ||
+		!isText(record.kind) ||
+		!isText(record.namespace) ||
+		!isText(record.name) ||
+		!isText(record.system) ||
+		!isText(record.state) ||
+		!isText(record.tone) ||
+		!isText(record.message) ||
+		!Array.isArray(reasons) ||
+		!reasons.every(isText) ||
+		typeof record.observed !== 'boolean' ||
+		!isStatusPair(kstatus) ||
+		(health !== null && !isStatusPair(health)) ||
+		!isText(source.file) ||
+		!Number.isSafeInteger(source.line)
+	) {
+		return undefined;
+	}
+	const computedText =
+		computed === null ? 'null' : JSON.stringify(computed, null, 2).replace(/\n/g, '\n    ');
+	const reasonsText =
+		reasons.length === 0 ? '[]' : `[\n      ${reasons.map(quoted).join(',\n      ')}\n    ]`;
+	const healthText =
+		health === null
+			? 'null'
+			: `{\n      "status": ${quoted(health.status)},\n      "message": ${quoted(health.message)}\n    }`;
+	return `  {
+    "apiVersion": ${quoted(record.apiVersion)},
+    "kind": ${quoted(record.kind)},
+    "namespace": ${quoted(record.namespace)},
+    "name": ${quoted(record.name)},
+    "system": ${quoted(record.system)},
+    "state": ${quoted(record.state)},
+    "tone": ${quoted(record.tone)},
+    "message": ${quoted(record.message)},
+    "reasons": ${reasonsText},
+    "observed": ${String(record.observed)},
+    "kstatus": {
+      "status": ${quoted(kstatus.status)},
+      "message": ${quoted(kstatus.message)}
+    },
+    "health": ${healthText},
+    "computed": ${computedText},
+    "source": {
+      "file": ${quoted(source.file)},
+      "line": ${String(source.line)}
+    }
+  }`;
+	return `{
+  "apiVersion": ${quoted(record.apiVersion)},
+  "kind": ${quoted(record.kind)},
+  "namespace": ${quoted(record.namespace)},
+  "name": ${quoted(record.name)},
+  "system": ${quoted(record.system)},
+  "state": ${quoted(record.state)},
+  "tone": ${quoted(record.tone)},
+  "message": ${quoted(record.message)},
+  "reasons": ${reasonsText},
+  "observed": ${String(record.observed)},
+  "kstatus": {
+    "status": ${quoted(kstatus.status)},
+    "message": ${quoted(kstatus.message)}
+  },
+  "health": ${healthText},
+  "computed": ${computedText},
+  "source": {
+    "file": ${quoted(source.file)},
+    "line": ${String(source.line)}
+  }
+}`;
+}
+
 /** `kube-status-lens status`: returns the exit code. */
 export function runStatusCommand(argv: readonly string[], io: CommandIo): number {
 	const parsed = optionsOrExit(
@@ -124,36 +220,39 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 	const limits = readLimitsOf(parsed.values);
 	if (typeof limits === 'string') return usageError(limits, usage, io);
 
-	const { files, inputError } = readManifests(paths, io.stderr, limits);
-	const found: { object: unknown; file: string; line: number }[] = [];
-	for (const { file, parsed } of files) {
+	const objects: unknown[] = [];
+	const sources: { file: string; line: number }[] = [];
+	const inputError = readEachManifest(paths, io.stderr, limits, ({ file, parsed }) => {
 		for (const entry of parsed.objects) {
-			found.push({ object: entry.object, file, line: entry.range.start.line + 1 });
+			objects.push(entry.object);
+			sources.push({ file, line: entry.range.start.line + 1 });
+		}
+	});
+
+	const results: (StatusResult | undefined)[] = computeStatuses(objects, { now: io.now });
+	const threshold = failOn === undefined ? undefined : toneRank(failOn);
+	const failed =
+		threshold !== undefined &&
+		results.some(
+			(result) =>
+				result !== undefined &&
+				toneRank(result.tone) >= threshold &&
+				(result.tone === 'warning' || result.tone === 'error'),
+		);
+	// Each object and its verdict are let go once written: a big dump's objects are most of the memory.
+	function* recordsAsWritten(): Generator<StatusRecord> {
+		for (let index = 0; index < results.length; index++) {
+			const result = results[index];
+			const source = sources[index];
+			if (!result || !source) continue;
+			yield recordOf(result, objects[index], source.file, source.line);
+			results[index] = undefined;
+			objects[index] = undefined;
 		}
 	}
-
-	const results = computeStatuses(
-		found.map((entry) => entry.object),
-		{ now: io.now },
-	);
-	const records = results.map((result, index) => {
-		const entry = found[index];
-		return recordOf(result, entry?.object, entry?.file ?? '', entry?.line ?? 0);
-	});
-	writeLines(json ? jsonArrayLines(records) : tableLines(records, io.isTty), io.stdout);
+	if (json) writeLines(jsonArrayLines(recordsAsWritten(), statusRecordJson), io.stdout);
+	else writeLines(tableLines([...recordsAsWritten()], io.isTty), io.stdout);
 
 	if (inputError) return 2;
-	if (failOn !== undefined) {
-		const threshold = toneRank(failOn);
-		if (
-			records.some(
-				(record) =>
-					toneRank(record.tone) >= threshold &&
-					(record.tone === 'warning' || record.tone === 'error'),
-			)
-		) {
-			return 1;
-		}
-	}
-	return 0;
+	return failed ? 1 : 0;
 }

@@ -11,6 +11,7 @@ import {
 import { isRecord } from '../model/object.ts';
 import type { Range } from '../model/range.ts';
 import { exactIntegerLoad, noteExactIntegers } from './exactIntegers.ts';
+import { looksLikeJson, readJsonText } from './jsonManifests.ts';
 
 /** One Kubernetes object found in a text, with where it stands. */
 export interface ParsedObject {
@@ -188,6 +189,56 @@ function parseManifestsFast(
 	return { objects, problems, skippedDocuments, documentCount: documents.length };
 }
 
+/**
+ * A JSON text read with JSON.parse, with the ranges the js-yaml path gives it (whole lines: the document from its
+ * first character to the end of the text, a List's items from their first line to the line before the next item).
+ * Undefined where the YAML path must read it: not JSON, a template or an anchor-like `&` (which the YAML path reads
+ * with node ranges), or lines it cannot pair with the items.
+ */
+function parseJsonManifests(source: string): ParseResult | undefined {
+	if (!looksLikeJson(source) || source.includes('{{')) return undefined;
+	for (let at = source.indexOf('&'); at >= 0; at = source.indexOf('&', at + 1)) {
+		if (isAnchorAt(source, at)) return undefined;
+	}
+	const json = readJsonText(source);
+	if (!json) return undefined;
+	const { value, documentLine } = json;
+	const endLine = json.lineFeeds;
+	if (value === null) return { objects: [], problems: [], skippedDocuments: 0 };
+	if (!isRecord(value)) return { objects: [], problems: [], skippedDocuments: 1 };
+	if (!isList(value)) {
+		return isKubernetesObject(value)
+			? {
+					objects: [{ object: value, documentIndex: 0, range: lineRange(documentLine, endLine) }],
+					problems: [],
+					skippedDocuments: 0,
+				}
+			: { objects: [], problems: [], skippedDocuments: 1 };
+	}
+	const items = value.items as unknown[];
+	const lines = json.itemLines;
+	if (lines?.length !== items.length) return undefined;
+	const objects: ParsedObject[] = [];
+	const problems: ParseProblem[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const item = items[itemIndex];
+		const range = lineRange(
+			lines[itemIndex] ?? documentLine,
+			(lines[itemIndex + 1] ?? endLine + 1) - 1,
+		);
+		if (isKubernetesObject(item)) {
+			objects.push({ object: item, documentIndex: 0, itemIndex, range });
+		} else {
+			problems.push({
+				code: 'not-an-object',
+				message: `items[${itemIndex}] of the ${String(value.kind)} is not a Kubernetes object (apiVersion and kind are required)`,
+				range,
+			});
+		}
+	}
+	return { objects, problems, skippedDocuments: 0 };
+}
+
 /** One document of a stream: from a `---` at the start of a line (or the text's start) to the next. */
 interface DocumentSpan {
 	readonly start: number;
@@ -259,9 +310,17 @@ function documentSpansOf(text: string): DocumentSpan[] {
  */
 export function parseManifests(
 	text: string,
-	options: { readonly fileName?: string } = {},
+	options: {
+		readonly fileName?: string;
+		/** Read JSON with the YAML reader too (to compare the two readers). */
+		readonly jsonAsYaml?: boolean;
+	} = {},
 ): ParseResult {
 	const source = withLineFeeds(text);
+	if (options.jsonAsYaml !== true) {
+		const json = parseJsonManifests(source);
+		if (json) return json;
+	}
 	const spans = documentSpansOf(source);
 	const totalLines = countLines(source, 0, source.length) + 1;
 	const objects: ParsedObject[] = [];
