@@ -6,6 +6,8 @@ import { int64Field } from '../model/int64.ts';
 import { isRecord } from '../model/object.ts';
 import type { HealthResult, HealthStatus } from './result.ts';
 import { goKindOf, stringConversionWords } from './goValues.ts';
+import type { GoCondition } from './goConditions.ts';
+import { KindTable } from './kindTable.ts';
 
 /** Which Argo CD code to follow: argo-cd HEAD (default) or the standalone gitops-engine library it grew out of. */
 export type HealthEngine = 'argo-cd' | 'gitops-engine';
@@ -252,7 +254,13 @@ function quoted(text: string): string {
 // -------------------------------------------------------------------------------------------------
 // Go checks (argo-cd gitops-engine/pkg/health/health_*.go).
 
-type GoCheck = (object: Record<string, unknown>, gvk: Gvk, engine: HealthEngine) => HealthResult;
+/** `decoded` holds the object's status.conditions when decodeGoConditions could read them. */
+type GoCheck = (
+	object: Record<string, unknown>,
+	gvk: Gvk,
+	engine: HealthEngine,
+	decoded: readonly TypedCondition[] | undefined,
+) => HealthResult;
 
 interface GoCheckEntry {
 	/** The name in "unsupported X GVK" and "failed to convert unstructured X to typed" errors. */
@@ -263,7 +271,7 @@ interface GoCheckEntry {
 }
 
 // health_deployment.go getAppsv1DeploymentHealth (kubectl rollout status).
-const deploymentHealth: GoCheck = (object) => {
+const deploymentHealth: GoCheck = (object, _gvk, _engine, decoded) => {
 	const metadata = typedRecord(object, 'metadata', 'metadata');
 	const spec = typedRecord(object, 'spec', 'spec');
 	const status = typedRecord(object, 'status', 'status');
@@ -275,7 +283,7 @@ const deploymentHealth: GoCheck = (object) => {
 	const replicas = typedInt(status, 'replicas', 'status.replicas');
 	const updated = typedInt(status, 'updatedReplicas', 'status.updatedReplicas');
 	const available = typedInt(status, 'availableReplicas', 'status.availableReplicas');
-	const conditions = typedConditions(status, 'status');
+	const conditions = decoded ?? typedConditions(status, 'status');
 	if (paused) return health('Suspended', 'Deployment is paused');
 	if (generation > observed) {
 		return health(
@@ -401,7 +409,7 @@ const daemonSetHealth: GoCheck = (object) => {
 };
 
 // health_replicaset.go getAppsv1ReplicaSetHealth: ReplicaFailure is Degraded here (kstatus says InProgress).
-const replicaSetHealth: GoCheck = (object) => {
+const replicaSetHealth: GoCheck = (object, _gvk, _engine, decoded) => {
 	const metadata = typedRecord(object, 'metadata', 'metadata');
 	const spec = typedRecord(object, 'spec', 'spec');
 	const status = typedRecord(object, 'status', 'status');
@@ -409,7 +417,7 @@ const replicaSetHealth: GoCheck = (object) => {
 	const specReplicas = typedIntOrUndefined(spec, 'replicas', 'spec.replicas');
 	const observed = typedInt64(status, 'observedGeneration', 'status.observedGeneration');
 	const available = typedInt(status, 'availableReplicas', 'status.availableReplicas');
-	const conditions = typedConditions(status, 'status');
+	const conditions = decoded ?? typedConditions(status, 'status');
 	if (generation > observed) {
 		return health(
 			'Progressing',
@@ -430,14 +438,14 @@ const replicaSetHealth: GoCheck = (object) => {
 };
 
 // health_job.go getBatchv1JobHealth: Failed and Complete count whatever their status; a running Job is Progressing.
-const jobHealth: GoCheck = (object, _gvk, engine) => {
+const jobHealth: GoCheck = (object, _gvk, engine, decoded) => {
 	const status = typedRecord(object, 'status', 'status');
 	let failed = false;
 	let failMessage = '';
 	let complete = false;
 	let message = '';
 	let suspended = false;
-	for (const condition of typedConditions(status, 'status')) {
+	for (const condition of decoded ?? typedConditions(status, 'status')) {
 		if (condition.type === 'Failed') {
 			failed = true;
 			complete = true;
@@ -538,7 +546,7 @@ function failMessageOf(container: ContainerView): string {
 }
 
 // health_pod.go getCorev1PodHealth. A missing restartPolicy is "" (no API defaulting), so it is not Always.
-const podHealth: GoCheck = (object, _gvk, engine) => {
+const podHealth: GoCheck = (object, _gvk, engine, decoded) => {
 	const metadata = typedRecord(object, 'metadata', 'metadata');
 	const spec = typedRecord(object, 'spec', 'spec');
 	const status = typedRecord(object, 'status', 'status');
@@ -548,7 +556,8 @@ const podHealth: GoCheck = (object, _gvk, engine) => {
 	const message = typedString(status, 'message', 'status.message');
 	const containers = containerViews(status, 'containerStatuses');
 	const initContainers = containerViews(status, 'initContainerStatuses');
-	const ready = firstCondition(typedConditions(status, 'status'), 'Ready')?.status === 'True';
+	const ready =
+		firstCondition(decoded ?? typedConditions(status, 'status'), 'Ready')?.status === 'True';
 	// argo-cd HEAD only: the annotation makes a finite Pod count as long-running, except on hooks.
 	const ignoreRestartPolicy =
 		engine === 'argo-cd' &&
@@ -659,9 +668,9 @@ const workflowHealth: GoCheck = (object) => {
 };
 
 // health_apiservice.go: the first Available condition decides, its message is "reason: message".
-const apiServiceHealth: GoCheck = (object) => {
+const apiServiceHealth: GoCheck = (object, _gvk, _engine, decoded) => {
 	const status = typedRecord(object, 'status', 'status');
-	for (const condition of typedConditions(status, 'status')) {
+	for (const condition of decoded ?? typedConditions(status, 'status')) {
 		if (condition.type !== 'Available') continue;
 		const message = `${condition.reason}: ${condition.message}`;
 		return health(condition.status === 'True' ? 'Healthy' : 'Progressing', message);
@@ -777,7 +786,7 @@ function jsonKindOf(value: unknown): string {
 	return typeof value === 'object' ? 'object' : typeof value;
 }
 
-const hpaHealth: GoCheck = (object, gvk, engine) => {
+const hpaHealth: GoCheck = (object, gvk, engine, decoded) => {
 	if (gvk.version === 'v1') {
 		const metadata = typedRecord(object, 'metadata', 'metadata');
 		const annotations = typedStringMap(metadata, 'annotations', 'metadata.annotations');
@@ -787,7 +796,7 @@ const hpaHealth: GoCheck = (object, gvk, engine) => {
 		return conditions.length === 0 ? hpaWaiting : hpaHealthOf(conditions, engine);
 	}
 	const status = typedRecord(object, 'status', 'status');
-	return hpaHealthOf(typedConditions(status, 'status'), engine);
+	return hpaHealthOf(decoded ?? typedConditions(status, 'status'), engine);
 };
 
 const onlyV1: readonly string[] = ['v1'];
@@ -802,7 +811,7 @@ const hpaVersions = {
 } as const satisfies Record<HealthEngine, readonly string[]>;
 
 // health.go GetHealthCheckFunc, keyed by "group/Kind" ("/Kind" for the core group).
-const goChecks: ReadonlyMap<string, GoCheckEntry> = new Map<string, GoCheckEntry>([
+const goChecks = new KindTable<GoCheckEntry>([
 	['apps/Deployment', { label: 'Deployment', versions: appsV1, check: deploymentHealth }],
 	['apps/StatefulSet', { label: 'StatefulSet', versions: appsV1, check: statefulSetHealth }],
 	['apps/ReplicaSet', { label: 'ReplicaSet', versions: appsV1, check: replicaSetHealth }],
@@ -832,12 +841,13 @@ function goHealth(
 	object: Record<string, unknown>,
 	gvk: Gvk,
 	engine: HealthEngine,
+	decoded: readonly TypedCondition[] | undefined,
 ) {
 	if (entry.versions !== undefined && !entry.versions(engine).includes(gvk.version)) {
 		return health('Unknown', `unsupported ${entry.label} GVK: ${gvkText(gvk)}`);
 	}
 	try {
-		return entry.check(object, gvk, engine);
+		return entry.check(object, gvk, engine, decoded);
 	} catch (error) {
 		if (error instanceof ConversionError) {
 			return health(
@@ -912,18 +922,18 @@ function luaLessThan(left: unknown, right: unknown): boolean {
 	throw new LuaError(`attempt to compare ${luaTypeOf(left)} with ${luaTypeOf(right)}`);
 }
 
+function checkLuaHealthField(field: 'status' | 'message', value: unknown): void {
+	if (value !== undefined && typeof value !== 'string') {
+		throw new LuaError(
+			`json: cannot unmarshal ${jsonKindOf(value)} into Go struct field HealthStatus.${field} of type string`,
+		);
+	}
+}
+
 /** util/lua ExecuteHealthLua: the returned table goes through JSON into HealthStatus, whose status must be a code. */
 function luaHealth(status: unknown, message: unknown): HealthResult {
-	for (const [field, value] of [
-		['status', status],
-		['message', message],
-	] as const) {
-		if (value !== undefined && typeof value !== 'string') {
-			throw new LuaError(
-				`json: cannot unmarshal ${jsonKindOf(value)} into Go struct field HealthStatus.${field} of type string`,
-			);
-		}
-	}
+	checkLuaHealthField('status', status);
+	checkLuaHealthField('message', message);
 	if (typeof status !== 'string' || !healthCodes.has(status)) {
 		return health('Unknown', 'Lua returned an invalid health status');
 	}
@@ -1153,10 +1163,11 @@ const applicationLua: LuaCheck = (object) => {
 	return luaHealth(status, message);
 };
 
-const applicationKey = 'argoproj.io/Application';
+const applicationGroup = 'argoproj.io';
+const applicationKind = 'Application';
 
 // The built-in health.lua scripts this engine carries, keyed by "group/Kind" (lua.GetConfigMapKey).
-const luaChecks: ReadonlyMap<string, LuaCheck> = new Map<string, LuaCheck>([
+const luaChecks = new KindTable<LuaCheck>([
 	['batch/CronJob', cronJobLua],
 	['policy/PodDisruptionBudget', pdbLua],
 	['apiextensions.k8s.io/CustomResourceDefinition', crdLua],
@@ -1164,12 +1175,12 @@ const luaChecks: ReadonlyMap<string, LuaCheck> = new Map<string, LuaCheck>([
 ]);
 
 // util/lua GetHealthScript: the health override for a kind, if any runs at all.
-function overrideFor(key: string, options: HealthOptions | undefined): LuaCheck | undefined {
+function overrideFor(gvk: Gvk, options: HealthOptions | undefined): LuaCheck | undefined {
 	if (!(options?.overrides ?? true)) return undefined;
-	if (key === applicationKey) {
+	if (gvk.group === applicationGroup && gvk.kind === applicationKind) {
 		return (options?.applicationHealth ?? true) ? applicationLua : undefined;
 	}
-	return luaChecks.get(key);
+	return luaChecks.get(gvk.group, gvk.kind);
 }
 
 function luaHealthOf(check: LuaCheck, object: Record<string, unknown>, key: string): HealthResult {
@@ -1185,9 +1196,14 @@ function luaHealthOf(check: LuaCheck, object: Record<string, unknown>, key: stri
 
 /**
  * The Argo CD health of an object (GetResourceHealth with Argo CD's built-in Lua checks), or null when Argo CD
- * has no check for its kind. Never throws.
+ * has no check for its kind. Never throws. `conditions` are the object's own, decoded by decodeGoConditions, when
+ * the caller has them.
  */
-export function computeHealth(object: unknown, options?: HealthOptions): HealthResult | null {
+export function computeHealth(
+	object: unknown,
+	options?: HealthOptions,
+	conditions?: readonly GoCondition[],
+): HealthResult | null {
 	if (!isRecord(object)) return null;
 	try {
 		// health.go GetResourceHealth: a deleted object is Progressing unless it is a hook Argo CD holds on to.
@@ -1196,11 +1212,14 @@ export function computeHealth(object: unknown, options?: HealthOptions): HealthR
 			return health('Progressing', 'Pending deletion');
 		}
 		const gvk = gvkOf(object);
-		const key = `${gvk.group}/${gvk.kind}`;
-		const lua = overrideFor(key, options);
-		if (lua !== undefined) return luaHealthOf(lua, object, gvk.group === '' ? gvk.kind : key);
-		const entry = goChecks.get(key);
-		return entry === undefined ? null : goHealth(entry, object, gvk, options?.engine ?? 'argo-cd');
+		const lua = overrideFor(gvk, options);
+		if (lua !== undefined) {
+			return luaHealthOf(lua, object, gvk.group === '' ? gvk.kind : `${gvk.group}/${gvk.kind}`);
+		}
+		const entry = goChecks.get(gvk.group, gvk.kind);
+		return entry === undefined
+			? null
+			: goHealth(entry, object, gvk, options?.engine ?? 'argo-cd', conditions);
 	} catch (error) {
 		// Only a bug lands here; it is still reported as data, never thrown.
 		return health(

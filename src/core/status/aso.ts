@@ -1,4 +1,4 @@
-import { findCondition, readConditions } from '../model/condition.ts';
+import { findCondition, readConditions, type ConditionList } from '../model/condition.ts';
 import { getInt64, int64Field } from '../model/int64.ts';
 import { getArray, getBool, getPath, getRecord, getString, isRecord } from '../model/object.ts';
 import { type SystemVerdict, type Tone, verdictOf } from './result.ts';
@@ -102,7 +102,10 @@ function computeAsoAlphaStatus(state: string, error: string | undefined): System
  * The state of an ASO resource: the Ready condition's reason (ASO status proposal, "The Reason field"), with the
  * tone from its severity; v1 resources by their provisioning flags; alpha resources by annotation.
  */
-export function computeAsoStatus(object: unknown): SystemVerdict {
+export function computeAsoStatus(
+	object: unknown,
+	conditionList: ConditionList = readConditions(object),
+): SystemVerdict {
 	const status = getPath(object, 'status');
 	const observed = status !== undefined && status !== null;
 	if (observed && !isRecord(status)) {
@@ -117,7 +120,7 @@ export function computeAsoStatus(object: unknown): SystemVerdict {
 	const group = (getString(object, 'apiVersion') ?? '').split('/')[0] ?? '';
 	if (group === 'azure.microsoft.com') return computeAsoV1Status(object, observed);
 
-	const { conditions, problems } = readConditions(object);
+	const { conditions, problems } = conditionList;
 	if (problems.length > 0) {
 		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
 	}

@@ -2,7 +2,12 @@
 // controllers would write, recomputed from the other objects of an input. Rules live in fleetSummary.ts (per
 // BundleDeployment, summaries) and fleetRollup.ts (parents); this file reads objects and links them.
 // Sources: rancher/fleet @ 3b2c622ce176 and rancher/fleet-docs docs/ref-status-fields.md (Fleet docs "Status Fields").
-import { findCondition, readConditions, type Condition } from '../model/condition.ts';
+import {
+	findCondition,
+	readConditions,
+	type Condition,
+	type ConditionList,
+} from '../model/condition.ts';
 import { getPath, getString, groupOf, isRecord } from '../model/object.ts';
 import type { SystemVerdict, Tone } from './result.ts';
 import { worseTone } from './result.ts';
@@ -193,7 +198,11 @@ function compiledChecksOf(kind: string): readonly CompiledCheck[] {
 }
 
 /** What is wrong with the fields Fleet's rules read, one sentence each; empty when the object reads cleanly. */
-function fleetInputProblemsOf(object: unknown, kind: string): string[] {
+function fleetInputProblemsOf(
+	object: unknown,
+	kind: string,
+	conditionList: ConditionList,
+): string[] {
 	const problems: string[] = [];
 	for (const { path, segments, type } of compiledChecksOf(kind)) {
 		const value = getPath(object, ...segments);
@@ -203,7 +212,7 @@ function fleetInputProblemsOf(object: unknown, kind: string): string[] {
 			problems.push(`${path} should be ${fieldTypeNames[type]}, not ${typeName(value)}`);
 		}
 	}
-	for (const problem of readConditions(object).problems) problems.push(problem);
+	for (const problem of conditionList.problems) problems.push(problem);
 	return problems;
 }
 
@@ -491,8 +500,12 @@ function readyLine(object: unknown, kind: string): string {
  * override (GitUpdating, WaitCheckIn), else status.display.state, else the Ready condition ("" with Ready True is
  * Ready; "" with Ready False is an error the controller set directly, e.g. a Bundle that failed to render).
  */
-function parentVerdict(object: unknown, kind: string, observed: boolean): SystemVerdict {
-	const { conditions } = readConditions(object);
+function parentVerdict(
+	object: unknown,
+	kind: string,
+	observed: boolean,
+	conditions: readonly Condition[],
+): SystemVerdict {
 	const fresh = ownEntry(freshStates, kind);
 	if (!observed && fresh) {
 		return verdict(fresh.state, toneOfState(fresh.state), fresh.message, [fresh.message], false);
@@ -570,8 +583,11 @@ function parentVerdict(object: unknown, kind: string, observed: boolean): System
 }
 
 /** Fleet kinds without bundle roll-ups (Content, GitRepoRestriction, ImageScan, ...): read Ready/Stalled/Reconciling. */
-function otherKindVerdict(object: unknown, kind: string, observed: boolean): SystemVerdict {
-	const { conditions } = readConditions(object);
+function otherKindVerdict(
+	kind: string,
+	observed: boolean,
+	conditions: readonly Condition[],
+): SystemVerdict {
 	const stalled = findCondition(conditions, 'Stalled');
 	if (stalled?.status === 'True') {
 		return verdict(
@@ -613,7 +629,10 @@ function otherKindVerdict(object: unknown, kind: string, observed: boolean): Sys
  * message and reasons. A BundleDeployment is judged by GetDeploymentState; parents by status.display.state and
  * their conditions. Never throws: wrong types give state "Unknown" with tone "unknown".
  */
-export function computeFleetStatus(object: unknown): SystemVerdict {
+export function computeFleetStatus(
+	object: unknown,
+	conditionList: ConditionList = readConditions(object),
+): SystemVerdict {
 	if (!isRecord(object)) {
 		return unknownVerdict('Not a Kubernetes object: expected a mapping', [], false);
 	}
@@ -629,7 +648,7 @@ export function computeFleetStatus(object: unknown): SystemVerdict {
 			observed,
 		);
 	}
-	const problems = fleetInputProblemsOf(object, kind);
+	const problems = fleetInputProblemsOf(object, kind, conditionList);
 	if (problems.length > 0) {
 		return unknownVerdict(`Cannot read this ${kind}: ${problems.join('; ')}`, problems, observed);
 	}
@@ -641,9 +660,9 @@ export function computeFleetStatus(object: unknown): SystemVerdict {
 		case 'HelmOp':
 		case 'Cluster':
 		case 'ClusterGroup':
-			return parentVerdict(object, kind, observed);
+			return parentVerdict(object, kind, observed, conditionList.conditions);
 		default:
-			return otherKindVerdict(object, kind, observed);
+			return otherKindVerdict(kind, observed, conditionList.conditions);
 	}
 }
 

@@ -1,4 +1,9 @@
-import { findCondition, readConditions, type Condition } from '../model/condition.ts';
+import {
+	findCondition,
+	readConditions,
+	type Condition,
+	type ConditionList,
+} from '../model/condition.ts';
 import { getInt64 } from '../model/int64.ts';
 import { getBool, getPath, getString, groupOf, isRecord } from '../model/object.ts';
 import type { SystemVerdict, Tone } from './result.ts';
@@ -52,14 +57,17 @@ function describe(condition: Condition): string {
  * docs/spec/v1/helmrepositories.md), "Conditions": Stalled, then Suspended (spec.suspend; not for oci
  * HelmRepositories, where it does not apply), then Failed, then Reconciling, then Ready.
  */
-export function computeFluxStatus(object: unknown): SystemVerdict {
+export function computeFluxStatus(
+	object: unknown,
+	conditionList: ConditionList = readConditions(object),
+): SystemVerdict {
 	const status = getPath(object, 'status');
 	const observed = status !== undefined && status !== null;
 	const oci = isOciHelmRepository(object);
 	if (observed && !isRecord(status)) {
 		return verdict('Unknown', 'status is not an object', ['status is not an object'], true);
 	}
-	const { conditions, problems } = readConditions(object);
+	const { conditions, problems } = conditionList;
 	if (problems.length > 0) return verdict('Unknown', problems.join('; '), [...problems], observed);
 
 	const stalled = findCondition(conditions, 'Stalled');

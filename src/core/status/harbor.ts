@@ -1,4 +1,9 @@
-import { findCondition, readConditions } from '../model/condition.ts';
+import {
+	findCondition,
+	readConditions,
+	type Condition,
+	type ConditionList,
+} from '../model/condition.ts';
 import { getPath, getString, isRecord } from '../model/object.ts';
 import { type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
@@ -23,7 +28,10 @@ const verdict = verdictOf.bind(undefined, 'harbor');
 
 /** What harbor-operator would write into `.status.status` for these conditions (harborcluster/status.go overallStatus). */
 export function harborOverallStatusOf(object: unknown): HarborState {
-	const { conditions } = readConditions(object);
+	return overallStateOf(readConditions(object).conditions);
+}
+
+function overallStateOf(conditions: readonly Condition[]): HarborState {
 	// The operator counts condition entries, not types: four True entries are healthy, checked before any False.
 	let trueCount = 0;
 	let anyFalse = false;
@@ -41,7 +49,10 @@ export function harborOverallStatusOf(object: unknown): HarborState {
  * "Harbor cluster controller"; goharbor/harbor-operator controllers/goharbor/harborcluster/status.go). The operator's
  * observedGeneration is copied at the start of every reconcile, so it is never used here.
  */
-export function computeHarborStatus(object: unknown): SystemVerdict {
+export function computeHarborStatus(
+	object: unknown,
+	conditionList: ConditionList = readConditions(object),
+): SystemVerdict {
 	const status = getPath(object, 'status');
 	const observed = status !== undefined && status !== null;
 	if (observed && !isRecord(status)) {
@@ -54,13 +65,13 @@ export function computeHarborStatus(object: unknown): SystemVerdict {
 		);
 	}
 	if (getString(object, 'kind') !== 'HarborCluster') {
-		return computeHarborComponentStatus(object, observed);
+		return computeHarborComponentStatus(conditionList, observed);
 	}
-	const { conditions, problems } = readConditions(object);
+	const { conditions, problems } = conditionList;
 	if (problems.length > 0) {
 		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
 	}
-	const computed = harborOverallStatusOf(object);
+	const computed = overallStateOf(conditions);
 	const written = getString(object, 'status', 'status');
 	// The operator's code writes "provisioning" where its docs say "creating": both mean the same state.
 	const writtenState: HarborState | undefined =
@@ -130,8 +141,11 @@ export function computeHarborStatus(object: unknown): SystemVerdict {
 }
 
 /** Harbor component CRs (Harbor, Core, Registry, ...) carry kstatus-style InProgress/Failed conditions. */
-function computeHarborComponentStatus(object: unknown, observed: boolean): SystemVerdict {
-	const { conditions, problems } = readConditions(object);
+function computeHarborComponentStatus(
+	conditionList: ConditionList,
+	observed: boolean,
+): SystemVerdict {
+	const { conditions, problems } = conditionList;
 	if (problems.length > 0) {
 		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
 	}

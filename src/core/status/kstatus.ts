@@ -1,10 +1,12 @@
 // kstatus `status.Compute` and `status.Augment` (kubernetes-sigs/cli-utils pkg/kstatus/status: status.go, generic.go, core.go, util.go).
 // Compute errors become status 'Unknown' with the error as the message, so callers never see an exception.
 import { readConditionArray, type Condition } from '../model/condition.ts';
-import { getInt64 } from '../model/int64.ts';
+import { int64Field } from '../model/int64.ts';
 import { getBool, getInt, getPath, getString, isRecord } from '../model/object.ts';
 import type { KstatusResult, KstatusStatus } from './result.ts';
 import { goKindOf, goTypeOf, goValueText, stringConversionWords } from './goValues.ts';
+import { decodeGoConditions, type GoCondition } from './goConditions.ts';
+import { KindTable } from './kindTable.ts';
 
 /** Inputs kstatus cannot read from the object itself. */
 export interface KstatusOptions {
@@ -13,12 +15,7 @@ export interface KstatusOptions {
 }
 
 /** A condition as kstatus decodes it (util.go BasicCondition): every field a string, "" when absent. */
-interface BasicCondition {
-	readonly type: string;
-	readonly status: string;
-	readonly reason: string;
-	readonly message: string;
-}
+type BasicCondition = GoCondition;
 
 /** What a rule decides; `reason` is set exactly when kstatus adds a Reconciling or Stalled condition. */
 interface Verdict {
@@ -87,17 +84,30 @@ function nestedField(root: Record<string, unknown>, fields: readonly string[]): 
 }
 
 // apimachinery NestedInt64: present but not an integer (null included) is an error. Exact beyond 2^53, as in Go.
+// A safe integer is returned as it is: only numbers beyond 2^53 can carry a noted exact value.
 function nestedInt64(
 	root: Record<string, unknown>,
-	fields: readonly string[],
+	fields: readonly [string, string],
 	what: string,
-): bigint | undefined {
+): number | bigint | undefined {
 	const value = nestedField(root, fields);
 	if (value === missing) return undefined;
-	if (typeof value === 'number' && Number.isInteger(value)) return getInt64(root, ...fields);
+	if (Number.isSafeInteger(value)) return value as number;
+	if (typeof value === 'number' && Number.isInteger(value)) {
+		// nestedField found the value, so the first step is a mapping.
+		return int64Field(root[fields[0]], fields[1]);
+	}
 	const error = accessorError(fields, fields.length, value, 'int64');
 	throw new ComputeError(`looking up ${what} from resource: ${error.message}`);
 }
+
+function sameInteger(a: number | bigint, b: number | bigint): boolean {
+	return typeof a === 'number' && typeof b === 'number' ? a === b : BigInt(a) === BigInt(b);
+}
+
+const deletionTimestampPath = ['metadata', 'deletionTimestamp'] as const;
+const generationPath = ['metadata', 'generation'] as const;
+const observedGenerationPath = ['status', 'observedGeneration'] as const;
 
 // The condition fields of util.go BasicCondition with their Go types, decoded the way FromUnstructured would.
 const conditionFields = [
@@ -118,22 +128,19 @@ function stringFieldError(value: unknown, goType: string, path: string): Compute
 
 // kstatus util.go GetObjectWithConditions: FromUnstructured into {status: {conditions: []BasicCondition}}.
 function readBasicConditions(object: Record<string, unknown>): readonly BasicCondition[] {
+	const decoded = decodeGoConditions(object);
+	if (decoded !== undefined) return decoded;
+	// Some value does not decode: find the first one, in the order the converter meets them.
 	const status = object.status;
-	if (status === undefined || status === null) return [];
 	if (!isRecord(status)) {
 		throw conversionError(`cannot restore struct from: ${goKindOf(status)}`, 'status');
 	}
 	const list = status.conditions;
-	if (list === undefined || list === null) return [];
 	if (!Array.isArray(list)) {
 		throw conversionError(`cannot restore slice from ${goKindOf(list)}`, 'status.conditions');
 	}
-	const conditions: BasicCondition[] = [];
-	for (const [index, entry] of (list as readonly unknown[]).entries()) {
-		if (entry === null || entry === undefined) {
-			conditions.push({ type: '', status: '', reason: '', message: '' });
-			continue;
-		}
+	(list as readonly unknown[]).forEach((entry, index) => {
+		if (entry === null || entry === undefined) return;
 		if (!isRecord(entry)) {
 			throw conversionError(
 				`cannot restore struct from: ${goKindOf(entry)}`,
@@ -146,14 +153,8 @@ function readBasicConditions(object: Record<string, unknown>): readonly BasicCon
 				throw stringFieldError(value, goType, `status.conditions[${index}].${field}`);
 			}
 		}
-		conditions.push({
-			type: (entry.type as string | null | undefined) ?? '',
-			status: (entry.status as string | null | undefined) ?? '',
-			reason: (entry.reason as string | null | undefined) ?? '',
-			message: (entry.message as string | null | undefined) ?? '',
-		});
-	}
-	return conditions;
+	});
+	throw new ComputeError('status.conditions do not decode');
 }
 
 function hasConditionWithStatus(
@@ -194,6 +195,20 @@ function creationTimeOf(object: Record<string, unknown>): number | undefined {
 	if (text === undefined || !rfc3339.test(text)) return undefined;
 	const ms = Date.parse(text);
 	return Number.isNaN(ms) ? undefined : ms;
+}
+
+function recordIn(
+	record: Record<string, unknown>,
+	key: string,
+): Record<string, unknown> | undefined {
+	const value = record[key];
+	return isRecord(value) ? value : undefined;
+}
+
+/** getInt of one field of a record that may be absent. */
+function intIn(record: Record<string, unknown> | undefined, key: string): number | undefined {
+	const value = record?.[key];
+	return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 }
 
 // kstatus core.go alwaysReady (Secret, ConfigMap, batch/CronJob).
@@ -328,8 +343,10 @@ const statefulSetRule: KindRule = (object) => {
 
 // kstatus core.go deploymentConditions.
 const deploymentRule: KindRule = (object, conditions) => {
+	const spec = recordIn(object, 'spec');
+	const status = recordIn(object, 'status');
 	// Without a deadline the controller never sets Progressing, so the rollout counts as progressing.
-	let progressing = (getInt(object, 'spec', 'progressDeadlineSeconds') ?? maxInt32) === maxInt32;
+	let progressing = (intIn(spec, 'progressDeadlineSeconds') ?? maxInt32) === maxInt32;
 	let available = false;
 	for (const condition of conditions) {
 		if (condition.type === 'Progressing') {
@@ -348,11 +365,11 @@ const deploymentRule: KindRule = (object, conditions) => {
 			available = true;
 		}
 	}
-	const specReplicas = getInt(object, 'spec', 'replicas') ?? 1;
-	const statusReplicas = getInt(object, 'status', 'replicas') ?? 0;
-	const updatedReplicas = getInt(object, 'status', 'updatedReplicas') ?? 0;
-	const readyReplicas = getInt(object, 'status', 'readyReplicas') ?? 0;
-	const availableReplicas = getInt(object, 'status', 'availableReplicas') ?? 0;
+	const specReplicas = intIn(spec, 'replicas') ?? 1;
+	const statusReplicas = intIn(status, 'replicas') ?? 0;
+	const updatedReplicas = intIn(status, 'updatedReplicas') ?? 0;
+	const readyReplicas = intIn(status, 'readyReplicas') ?? 0;
+	const availableReplicas = intIn(status, 'availableReplicas') ?? 0;
 	if (specReplicas > statusReplicas) {
 		return inProgress('LessReplicas', `Replicas: ${statusReplicas}/${specReplicas}`);
 	}
@@ -401,12 +418,10 @@ const replicaSetRule: KindRule = (object, conditions) => {
 // kstatus core.go daemonsetConditions, starting with checkGenerationSet (both generations must exist).
 const daemonSetRule: KindRule = (object) => {
 	const kind = kindOf(object);
-	if (nestedInt64(object, ['metadata', 'generation'], 'metadata.generation') === undefined) {
+	if (nestedInt64(object, generationPath, 'metadata.generation') === undefined) {
 		return inProgress('NoGeneration', `${kind} metadata.generation not found`);
 	}
-	if (
-		nestedInt64(object, ['status', 'observedGeneration'], 'status.observedGeneration') === undefined
-	) {
+	if (nestedInt64(object, observedGenerationPath, 'status.observedGeneration') === undefined) {
 		return inProgress('NoObservedGeneration', `${kind} status.observedGeneration not found`);
 	}
 	const desired = getInt(object, 'status', 'desiredNumberScheduled') ?? -1;
@@ -473,7 +488,7 @@ const crdRule: KindRule = (_object, conditions) => {
 };
 
 // kstatus core.go legacyTypes, keyed by "group/Kind" ("Kind" for the core group).
-const kindRules: ReadonlyMap<string, KindRule> = new Map<string, KindRule>([
+const kindRules = new KindTable<KindRule>([
 	['Service', serviceRule],
 	['Pod', podRule],
 	['Secret', alwaysReady],
@@ -492,9 +507,21 @@ const kindRules: ReadonlyMap<string, KindRule> = new Map<string, KindRule>([
 	['apiextensions.k8s.io/CustomResourceDefinition', crdRule],
 ]);
 
+// Rules are keyed "group/Kind", core kinds by the kind alone, so a core kind spelled "apps/Deployment" has always
+// found that group's rule; kept so that results stay as they were.
+function coreKindRule(kind: string): KindRule | undefined {
+	const slash = kind.lastIndexOf('/');
+	if (slash < 0) return kindRules.get('', kind);
+	return slash === 0 ? undefined : kindRules.get(kind.slice(0, slash), kind.slice(slash + 1));
+}
+
 // kstatus generic.go checkGenericProperties, core.go GetLegacyConditionsFn, status.go checkReadyCondition.
-function evaluate(object: Record<string, unknown>, now: number | undefined): Verdict {
-	const deletionTimestamp = nestedField(object, ['metadata', 'deletionTimestamp']);
+function evaluate(
+	object: Record<string, unknown>,
+	now: number | undefined,
+	decoded: readonly GoCondition[] | undefined,
+): Verdict {
+	const deletionTimestamp = nestedField(object, deletionTimestampPath);
 	if (deletionTimestamp !== missing) {
 		if (typeof deletionTimestamp !== 'string') {
 			const error = accessorError(
@@ -513,14 +540,10 @@ function evaluate(object: Record<string, unknown>, now: number | undefined): Ver
 	}
 
 	// generic.go checkGeneration: skipped unless both generations are present.
-	const generation = nestedInt64(object, ['metadata', 'generation'], 'metadata.generation');
+	const generation = nestedInt64(object, generationPath, 'metadata.generation');
 	if (generation !== undefined) {
-		const observed = nestedInt64(
-			object,
-			['status', 'observedGeneration'],
-			'status.observedGeneration',
-		);
-		if (observed !== undefined && observed !== generation) {
+		const observed = nestedInt64(object, observedGenerationPath, 'status.observedGeneration');
+		if (observed !== undefined && !sameInteger(observed, generation)) {
 			return inProgress(
 				'LatestGenerationNotObserved',
 				`${kindOf(object)} generation is ${generation}, but latest observed generation is ${observed}`,
@@ -529,7 +552,7 @@ function evaluate(object: Record<string, unknown>, now: number | undefined): Ver
 	}
 
 	// The abnormal-true conditions decide alone when a controller sets them.
-	const conditions = readBasicConditions(object);
+	const conditions = decoded ?? readBasicConditions(object);
 	for (const condition of conditions) {
 		if (condition.status !== 'True') continue;
 		if (condition.type === 'Reconciling') return inProgress(condition.reason, condition.message);
@@ -539,7 +562,7 @@ function evaluate(object: Record<string, unknown>, now: number | undefined): Ver
 	const group = groupOfApiVersion(object.apiVersion);
 	if (group !== undefined) {
 		const kind = kindOf(object);
-		const rule = kindRules.get(group === '' ? kind : `${group}/${kind}`);
+		const rule = group === '' ? coreKindRule(kind) : kindRules.get(group, kind);
 		if (rule) return rule(object, conditions, now);
 	}
 
@@ -554,12 +577,16 @@ function evaluate(object: Record<string, unknown>, now: number | undefined): Ver
 	return current('Resource is current');
 }
 
-function verdictOf(object: unknown, options: KstatusOptions | undefined): Verdict {
+function verdictOf(
+	object: unknown,
+	options: KstatusOptions | undefined,
+	decoded?: readonly GoCondition[],
+): Verdict {
 	if (!isRecord(object)) {
 		return { status: 'Unknown', message: `Not a Kubernetes object: got ${describeValue(object)}` };
 	}
 	try {
-		return evaluate(object, options?.now);
+		return evaluate(object, options?.now, decoded);
 	} catch (error) {
 		// Compute's errors are data here; anything else would be a bug, still never surfaced as a throw.
 		const text = error instanceof Error ? error.message : String(error);
@@ -579,9 +606,16 @@ function describeValue(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-/** The kstatus result of an object (status.Compute); errors Compute would return become status Unknown. */
-export function computeKstatus(object: unknown, options?: KstatusOptions): KstatusResult {
-	const verdict = verdictOf(object, options);
+/**
+ * The kstatus result of an object (status.Compute); errors Compute would return become status Unknown. `conditions`
+ * are the object's own, decoded by decodeGoConditions, when the caller has them.
+ */
+export function computeKstatus(
+	object: unknown,
+	options?: KstatusOptions,
+	conditions?: readonly GoCondition[],
+): KstatusResult {
+	const verdict = verdictOf(object, options, conditions);
 	if (verdict.conditionMessage === undefined) return verdict;
 	return verdict.reason === undefined
 		? { status: verdict.status, message: verdict.message }

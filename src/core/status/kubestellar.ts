@@ -1,4 +1,4 @@
-import { readConditions } from '../model/condition.ts';
+import { readConditions, type ConditionList } from '../model/condition.ts';
 import { getInt64 } from '../model/int64.ts';
 import { getArray, getInt, getPath, getRecord, getString, isRecord } from '../model/object.ts';
 import { computeKstatus } from './kstatus.ts';
@@ -118,7 +118,11 @@ function computeWorkStatusStatus(object: unknown, lookup?: WorkloadLookup): Syst
  * The state of a KubeStellar object: Error (status.errors or a False condition), Pending (generation not yet
  * observed), Ready; a WorkStatus takes the state of the WEC's copy it carries (issue 3).
  */
-export function computeKubestellarStatus(object: unknown, lookup?: WorkloadLookup): SystemVerdict {
+export function computeKubestellarStatus(
+	object: unknown,
+	lookup?: WorkloadLookup,
+	conditionList?: ConditionList,
+): SystemVerdict {
 	const kind = getString(object, 'kind') ?? '';
 	if (kind === 'WorkStatus') return computeWorkStatusStatus(object, lookup);
 	const status = getPath(object, 'status');
@@ -132,7 +136,7 @@ export function computeKubestellarStatus(object: unknown, lookup?: WorkloadLooku
 			true,
 		);
 	}
-	const { conditions, problems } = readConditions(object);
+	const { conditions, problems } = conditionList ?? readConditions(object);
 	if (problems.length > 0) {
 		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
 	}

@@ -1,5 +1,7 @@
-import { getPath, getString, groupOf, isRecord, refOf } from '../model/object.ts';
+import { readConditionArray, type ConditionList } from '../model/condition.ts';
+import { getString, groupOf, isRecord, refOf } from '../model/object.ts';
 import { computeHealth } from './argocdHealth.ts';
+import { decodeGoConditions } from './goConditions.ts';
 import { computeAsoStatus, isAsoGroup } from './aso.ts';
 import { computeFleetRollups, computeFleetStatus } from './fleet.ts';
 import { computeFluxStatus, isFluxGroup } from './flux.ts';
@@ -32,8 +34,11 @@ export function systemOf(object: unknown): SystemId {
 	return 'kubernetes';
 }
 
-function computeKubernetesStatus(object: unknown, kstatus: KstatusResult): SystemVerdict {
-	const observed = getPath(object, 'status') !== undefined && getPath(object, 'status') !== null;
+function computeKubernetesStatus(
+	object: Record<string, unknown>,
+	kstatus: KstatusResult,
+): SystemVerdict {
+	const observed = object.status !== undefined && object.status !== null;
 	return {
 		system: 'kubernetes',
 		state: kstatus.status,
@@ -57,26 +62,32 @@ function invalidObject(message: string): StatusResult {
 	};
 }
 
+// The system rules that read status.conditions get them read once here, in the model's form.
 function systemVerdictOf(
 	system: SystemId,
-	object: unknown,
+	object: Record<string, unknown>,
 	kstatus: KstatusResult,
 	options: StatusOptions,
 ): SystemVerdict {
 	switch (system) {
 		case 'fleet':
-			return computeFleetStatus(object);
+			return computeFleetStatus(object, conditionListOf(object));
 		case 'kubestellar':
 			return computeKubestellarStatus(object, options.workloadLookup);
 		case 'harbor':
-			return computeHarborStatus(object);
+			return computeHarborStatus(object, conditionListOf(object));
 		case 'flux':
-			return computeFluxStatus(object);
+			return computeFluxStatus(object, conditionListOf(object));
 		case 'aso':
-			return computeAsoStatus(object);
+			return computeAsoStatus(object, conditionListOf(object));
 		case 'kubernetes':
 			return computeKubernetesStatus(object, kstatus);
 	}
+}
+
+function conditionListOf(object: Record<string, unknown>): ConditionList {
+	const status = object.status;
+	return readConditionArray(isRecord(status) ? status.conditions : undefined);
 }
 
 /** The status of one object by its system's rules, with kstatus and Argo CD health beside it. Never throws. */
@@ -91,10 +102,16 @@ export function computeStatus(object: unknown, options: StatusOptions = {}): Sta
 		return invalidObject(`${kind} has no apiVersion`);
 	}
 	try {
-		const kstatus = computeKstatus(object, options.now === undefined ? {} : { now: options.now });
+		// One decode of status.conditions for kstatus and Argo CD health; each decodes alone only to report an error.
+		const conditions = decodeGoConditions(object);
+		const kstatus = computeKstatus(
+			object,
+			options.now === undefined ? {} : { now: options.now },
+			conditions,
+		);
 		const system = systemOf(object);
 		const verdict = systemVerdictOf(system, object, kstatus, options);
-		return { ...verdict, kstatus, health: computeHealth(object) };
+		return { ...verdict, kstatus, health: computeHealth(object, undefined, conditions) };
 	} catch (error) {
 		// The rules are written not to throw; this keeps one unforeseen input from taking down a whole listing.
 		const ref = refOf(object);
@@ -122,8 +139,9 @@ export function computeStatuses(
 			workloads.get(
 				`${typeof sourceRef.group === 'string' ? sourceRef.group : ''}|${String(sourceRef.kind)}|${typeof sourceRef.namespace === 'string' ? sourceRef.namespace : ''}|${String(sourceRef.name)}`,
 			));
+	const objectOptions: StatusOptions = { ...options, workloadLookup };
 	return objects.map((object) => {
-		const result = computeStatus(object, { ...options, workloadLookup });
+		const result = computeStatus(object, objectOptions);
 		const computed = rollups.get(object);
 		return computed === undefined ? result : { ...result, computed };
 	});
