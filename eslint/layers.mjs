@@ -97,13 +97,18 @@ export const layers = {
 		packages: ['yaml', 'js-yaml'],
 		why: 'src/core is pure (no vscode, no Node built-ins or I/O, no client-node): it imports itself, yaml and js-yaml only.',
 	},
+	'src/files': {
+		folders: [],
+		packages: ['node:'],
+		why: 'src/files reads local files for the CLI, the dump reader and the extension: Node built-ins only.',
+	},
 	'src/cli': {
-		folders: ['src/core'],
+		folders: ['src/core', 'src/files'],
 		packages: ['node:', 'yaml'],
 		why: 'the CLI runs the core on Node 20: no vscode, no client-node, no src/k8s or src/vscode.',
 	},
 	'src/k8s': {
-		folders: ['src/core'],
+		folders: ['src/core', 'src/files'],
 		packages: 'any',
 		forbidden: ['vscode'],
 		why: 'src/k8s reads clusters for any front end: no vscode, no src/vscode.',
@@ -121,7 +126,7 @@ export const layers = {
 		why: 'src/live feeds live contexts into the graph for any front end: no vscode, no packages, and src/k8s only as types (the front end injects the client it loads lazily, dist/k8s.cjs).',
 	},
 	'src/vscode': {
-		folders: ['src/core', 'src/live'],
+		folders: ['src/core', 'src/live', 'src/files'],
 		typesFrom: ['src/k8s'],
 		lazyEntries: ['src/k8s/index.ts'],
 		packages: 'any',

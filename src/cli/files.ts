@@ -1,19 +1,10 @@
-import {
-	closeSync,
-	constants,
-	fstatSync,
-	openSync,
-	readdirSync,
-	readSync,
-	realpathSync,
-	statSync,
-	type Stats,
-} from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 import { decodeManifestBytes, type DecodedText } from '../core/manifest/decode.ts';
 import { parseManifests, type ParseResult } from '../core/manifest/parse.ts';
 import { visibleLine } from '../core/text/visible.ts';
+import { fileKindOf, readRegularFileSync } from '../files/regularFile.ts';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
 const skippedFolders = new Set(['node_modules', '.git']);
@@ -57,56 +48,17 @@ function tooLarge(size: number, limit: number, exact: boolean): string {
 	return `${exact ? sizeText(size) : `more than ${sizeText(limit)}`} is over the limit of ${sizeText(limit)} per file (raise it with --max-file-size ${suggestion}M)`;
 }
 
-function kindOf(stats: Stats): string {
-	if (stats.isDirectory()) return 'a folder';
-	if (stats.isFIFO()) return 'a named pipe';
-	if (stats.isSocket()) return 'a socket';
-	if (stats.isCharacterDevice()) return 'a character device';
-	if (stats.isBlockDevice()) return 'a block device';
-	return 'not a regular file';
-}
-
-// Opened without blocking (a named pipe would wait for a writer), checked to be a regular file on the open
-// descriptor (the path may have changed since the folder was listed), and read to at most one byte past the limit,
-// so a file that grows while it is read, or a size that lies, still ends the read.
-function readRegularFile(
+/** A file's bytes, or why they were not read, in the CLI's words. */
+function readFileBytes(
 	path: string,
 	limits: ReadLimits,
-	scratch: { buffer: Buffer },
+	scratch: { buffer: Buffer | undefined },
 ): { bytes: Buffer } | { error: string } {
-	const nonBlocking = (constants as Partial<Record<string, number>>).O_NONBLOCK ?? 0;
-	const descriptor = openSync(path, constants.O_RDONLY | nonBlocking);
-	try {
-		const stats = fstatSync(descriptor);
-		if (!stats.isFile()) return { error: `${kindOf(stats)}, not a regular file: not read` };
-		if (stats.size > limits.maxFileBytes) {
-			return { error: tooLarge(stats.size, limits.maxFileBytes, true) };
-		}
-		// One buffer serves every file (the bytes are decoded before the next read): a buffer per file is freed only
-		// when the garbage collector gets to it, and a dump's files would all be held until then.
-		if (scratch.buffer.length < stats.size + 1) scratch.buffer = Buffer.allocUnsafe(stats.size + 1);
-		let buffer = scratch.buffer;
-		let total = 0;
-		for (;;) {
-			if (total === buffer.length) {
-				const grown = Buffer.allocUnsafe(
-					Math.min(buffer.length * 2 + 65536, limits.maxFileBytes + 1),
-				);
-				buffer.copy(grown, 0, 0, total);
-				buffer = grown;
-				scratch.buffer = grown;
-			}
-			const read = readSync(descriptor, buffer, total, buffer.length - total, null);
-			if (read === 0) break;
-			total += read;
-			if (total > limits.maxFileBytes) {
-				return { error: tooLarge(total, limits.maxFileBytes, false) };
-			}
-		}
-		return { bytes: buffer.subarray(0, total) };
-	} finally {
-		closeSync(descriptor);
-	}
+	const read = readRegularFileSync(path, limits.maxFileBytes, scratch);
+	if ('notRegular' in read) return { error: `${read.notRegular}, not a regular file: not read` };
+	if ('tooLarge' in read)
+		return { error: tooLarge(read.tooLarge, limits.maxFileBytes, !read.grew) };
+	return read;
 }
 
 // eslint-disable-next-line no-control-regex -- the control characters decodeManifestBytes refuses
@@ -176,7 +128,7 @@ function collectManifestFiles(paths: readonly string[]): {
 				visit(join(path, entry), false);
 			}
 		} else if (stats.isFile()) files.push(path);
-		else unreadable.push({ path, message: `${kindOf(stats)}, not a regular file: not read` });
+		else unreadable.push({ path, message: `${fileKindOf(stats)}, not a regular file: not read` });
 	};
 	for (const path of paths) visit(path, true);
 	return { files, unreadable };
@@ -198,11 +150,11 @@ function readEachManifestText(
 		stderr(`${visibleLine(entry.path)}: cannot read: ${visibleLine(entry.message)}\n`);
 		inputError = true;
 	}
-	const scratch = { buffer: Buffer.alloc(0) };
+	const scratch: { buffer: Buffer | undefined } = { buffer: undefined };
 	for (const file of files) {
 		let message: string;
 		try {
-			const read = readRegularFile(file, limits, scratch);
+			const read = readFileBytes(file, limits, scratch);
 			const decoded = 'bytes' in read ? decodeBytes(read.bytes) : read;
 			if ('text' in decoded) {
 				visit(file, decoded.text);

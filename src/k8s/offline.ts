@@ -1,10 +1,11 @@
 // A folder of `kubectl get -o yaml` dumps read into the same store a live session fills, so a cluster can be
 // looked at without access to it. Each file is one source (its path), as each watched resource is one live.
-import { constants, type Stats } from 'node:fs';
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeManifestBytes } from '../core/manifest/decode.ts';
 import { parseManifests } from '../core/manifest/parse.ts';
+import { fileKindOf, readRegularFile } from '../files/regularFile.ts';
 import { ObjectStore } from './store.ts';
 
 /** A problem with one dump file, as data. */
@@ -55,14 +56,6 @@ export function loadDumpTexts(
 	return { store, files: read, problems };
 }
 
-function kindOf(stats: Stats): string {
-	if (stats.isFIFO()) return 'a named pipe';
-	if (stats.isSocket()) return 'a socket';
-	if (stats.isCharacterDevice()) return 'a character device';
-	if (stats.isBlockDevice()) return 'a block device';
-	return 'not a regular file';
-}
-
 // Symbolic links are followed, each folder and file once by its real path (links to a parent folder end); what is
 // not a regular file is reported, never opened (a named pipe would wait for a writer forever).
 async function dumpFilesIn(
@@ -93,43 +86,25 @@ async function dumpFilesIn(
 			visited.add(real);
 			if (stats.isDirectory()) await walk(full);
 			else if (stats.isFile()) found.push(full);
-			else problems.push({ path: full, message: `skipped: ${kindOf(stats)}, not a regular file` });
+			else
+				problems.push({ path: full, message: `skipped: ${fileKindOf(stats)}, not a regular file` });
 		}
 	};
 	await walk(folder);
 	return found;
 }
 
-/**
- * A regular file's bytes, at most `maxBytes`: opened without blocking, checked on the open descriptor, and read to
- * at most one byte past the limit, so a file that grows while it is read still ends the read.
- */
+/** A dump file's bytes, or why they were not read. */
 async function readBounded(file: string, maxBytes: number): Promise<Uint8Array | string> {
-	const nonBlocking = (constants as Partial<Record<string, number>>).O_NONBLOCK ?? 0;
-	const handle = await open(file, constants.O_RDONLY | nonBlocking);
-	try {
-		const info = await handle.stat();
-		if (!info.isFile()) return `skipped: ${kindOf(info)}, not a regular file`;
-		const tooLarge = (size: string): string =>
-			`skipped: ${size} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB`;
-		if (info.size > maxBytes) return tooLarge(`${Math.round(info.size / 1024 / 1024)} MiB`);
-		let buffer = Buffer.allocUnsafe(info.size + 1);
-		let total = 0;
-		for (;;) {
-			if (total === buffer.length) {
-				const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2 + 65536, maxBytes + 1));
-				buffer.copy(grown, 0, 0, total);
-				buffer = grown;
-			}
-			const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
-			if (bytesRead === 0) break;
-			total += bytesRead;
-			if (total > maxBytes) return tooLarge('the file grew while it was read and');
-		}
-		return buffer.subarray(0, total);
-	} finally {
-		await handle.close();
+	const read = await readRegularFile(file, maxBytes);
+	if ('notRegular' in read) return `skipped: ${read.notRegular}, not a regular file`;
+	if ('tooLarge' in read) {
+		const size = read.grew
+			? 'the file grew while it was read and'
+			: `${Math.round(read.tooLarge / 1024 / 1024)} MiB`;
+		return `skipped: ${size} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB`;
 	}
+	return read.bytes;
 }
 
 /** Reads every .yaml, .yml and .json file under a folder into a store. Never throws: problems are data. */

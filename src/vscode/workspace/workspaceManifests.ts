@@ -1,8 +1,7 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { decodeManifestBytes } from '../../core/manifest/decode.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
+import { readRegularFile } from '../../files/regularFile.ts';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { Log } from '../log.ts';
 import { readSearchExcludes, readWorkspaceSettings } from '../settings.ts';
@@ -37,32 +36,11 @@ function overLimit(size: number): FileRead {
 	};
 }
 
-// Opened without blocking (a named pipe would wait for a writer forever), checked to be a regular file on the open
-// descriptor, and read to at most one byte past the limit, so a file that grows while it is read still ends the read.
 async function readLocalFile(path: string, maxBytes: number): Promise<FileRead> {
-	const nonBlocking = (constants as Partial<Record<string, number>>).O_NONBLOCK ?? 0;
-	const handle = await open(path, constants.O_RDONLY | nonBlocking);
-	try {
-		const info = await handle.stat();
-		if (!info.isFile()) return { skipped: 'not a regular file' };
-		if (info.size > maxBytes) return overLimit(info.size);
-		let buffer = Buffer.allocUnsafe(info.size + 1);
-		let total = 0;
-		for (;;) {
-			if (total === buffer.length) {
-				const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2 + 65536, maxBytes + 1));
-				buffer.copy(grown, 0, 0, total);
-				buffer = grown;
-			}
-			const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
-			if (bytesRead === 0) break;
-			total += bytesRead;
-			if (total > maxBytes) return overLimit(total);
-		}
-		return { bytes: buffer.subarray(0, total) };
-	} finally {
-		await handle.close();
-	}
+	const read = await readRegularFile(path, maxBytes);
+	if ('notRegular' in read) return { skipped: `${read.notRegular}, not a regular file` };
+	if ('tooLarge' in read) return overLimit(read.tooLarge);
+	return read;
 }
 
 // The extension runs where the files are (extensionKind workspace), so file: URIs are read with Node directly:
