@@ -177,28 +177,6 @@ function statusRecordJson(record: StatusRecord): string | undefined {
       "line": ${String(source.line)}
     }
   }`;
-	return `{
-  "apiVersion": ${quoted(record.apiVersion)},
-  "kind": ${quoted(record.kind)},
-  "namespace": ${quoted(record.namespace)},
-  "name": ${quoted(record.name)},
-  "system": ${quoted(record.system)},
-  "state": ${quoted(record.state)},
-  "tone": ${quoted(record.tone)},
-  "message": ${quoted(record.message)},
-  "reasons": ${reasonsText},
-  "observed": ${String(record.observed)},
-  "kstatus": {
-    "status": ${quoted(kstatus.status)},
-    "message": ${quoted(kstatus.message)}
-  },
-  "health": ${healthText},
-  "computed": ${computedText},
-  "source": {
-    "file": ${quoted(source.file)},
-    "line": ${String(source.line)}
-  }
-}`;
 }
 
 /** `kube-status-lens status`: returns the exit code. */
