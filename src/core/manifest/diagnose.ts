@@ -22,13 +22,13 @@ import type { Located, ObjectPath, TreeNode } from './yamlTree.ts';
 import { explain } from '../catalog/explanations.ts';
 import {
 	getArray,
-	getInt,
 	getPath,
 	getRecord,
 	getString,
 	groupOf,
 	isRecord,
 } from '../model/object.ts';
+import { getInt64, int64Field } from '../model/int64.ts';
 import type { Range } from '../model/range.ts';
 import type { StatusResult } from '../status/result.ts';
 
@@ -657,7 +657,7 @@ function conditionHygieneFindings(out: ObjectFindings): void {
 	const { entry } = out;
 	const { object } = entry;
 	const conditions = getArray(object, 'status', 'conditions');
-	const generation = getInt(object, 'metadata', 'generation');
+	const generation = getInt64(object, 'metadata', 'generation');
 	const strictReason = entry.system === 'aso' || entry.system === 'flux';
 	const firstOfType = new Map<string, number>();
 	conditions?.forEach((condition, index) => {
@@ -759,13 +759,8 @@ function conditionHygieneFindings(out: ObjectFindings): void {
 				`lastTransitionTime ${quoted(time)} of ${name} is not an RFC 3339 time such as 2025-01-31T12:00:00Z.`,
 			);
 		}
-		const observed = condition.observedGeneration;
-		if (
-			generation !== undefined &&
-			typeof observed === 'number' &&
-			Number.isInteger(observed) &&
-			observed < generation
-		) {
+		const observed = int64Field(condition, 'observedGeneration');
+		if (generation !== undefined && observed !== undefined && observed < generation) {
 			out.add(
 				value(...base, 'observedGeneration'),
 				'information',
@@ -774,7 +769,7 @@ function conditionHygieneFindings(out: ObjectFindings): void {
 			);
 		}
 	});
-	const statusGeneration = getInt(object, 'status', 'observedGeneration');
+	const statusGeneration = getInt64(object, 'status', 'observedGeneration');
 	if (generation !== undefined && statusGeneration !== undefined && statusGeneration < generation) {
 		out.add(
 			value('status', 'observedGeneration'),

@@ -149,3 +149,37 @@ status:
 		);
 	});
 });
+
+describe('int64 generations beyond 2^53 in diagnostics', () => {
+	it('a status and a condition one generation behind are stale, with the exact numbers in the message', async () => {
+		const { diagnoseManifest } = await import('../../../../src/core/manifest/diagnose.ts');
+		const text = `apiVersion: source.toolkit.fluxcd.io/v1
+kind: HelmRepository
+metadata:
+  name: charts
+  namespace: flux-system
+  generation: ${desired}
+spec:
+  url: https://example.com/charts
+status:
+  observedGeneration: ${seen}
+  conditions:
+    - type: Ready
+      status: "True"
+      reason: Succeeded
+      message: stored artifact
+      observedGeneration: ${seen}
+      lastTransitionTime: "2026-11-24T10:00:00Z"
+`;
+		const stale = diagnoseManifest(text).filter(
+			(finding) => finding.code === 'stale-observed-generation',
+		);
+		assert.equal(stale.length, 2, JSON.stringify(stale.map((finding) => finding.message)));
+		for (const finding of stale) {
+			assert.ok(
+				finding.message.includes(seen) && finding.message.includes(desired),
+				finding.message,
+			);
+		}
+	});
+});
