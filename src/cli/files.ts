@@ -56,8 +56,9 @@ function readFileBytes(
 ): { bytes: Buffer } | { error: string } {
 	const read = readRegularFileSync(path, limits.maxFileBytes, scratch);
 	if ('notRegular' in read) return { error: `${read.notRegular}, not a regular file: not read` };
-	if ('tooLarge' in read)
+	if ('tooLarge' in read) {
 		return { error: tooLarge(read.tooLarge, limits.maxFileBytes, !read.grew) };
+	}
 	return read;
 }
 

@@ -86,8 +86,9 @@ async function dumpFilesIn(
 			visited.add(real);
 			if (stats.isDirectory()) await walk(full);
 			else if (stats.isFile()) found.push(full);
-			else
+			else {
 				problems.push({ path: full, message: `skipped: ${fileKindOf(stats)}, not a regular file` });
+			}
 		}
 	};
 	await walk(folder);

@@ -20,14 +20,7 @@ import { analyzeManifest, type AnalyzedObject, type ManifestAnalysis } from './a
 import { moveEntryFix, removeEntryFix, renameKeyFix, setScalarFix, type Fix } from './fixes.ts';
 import type { Located, ObjectPath, TreeNode } from './yamlTree.ts';
 import { explain } from '../catalog/explanations.ts';
-import {
-	getArray,
-	getPath,
-	getRecord,
-	getString,
-	groupOf,
-	isRecord,
-} from '../model/object.ts';
+import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { getInt64, int64Field } from '../model/int64.ts';
 import type { Range } from '../model/range.ts';
 import type { StatusResult } from '../status/result.ts';
