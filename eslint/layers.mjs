@@ -98,9 +98,9 @@ export const layers = {
 		why: 'src/core is pure (no vscode, no Node built-ins or I/O, no client-node): it imports itself, yaml and js-yaml only.',
 	},
 	'src/files': {
-		folders: [],
+		folders: ['src/core'],
 		packages: ['node:'],
-		why: 'src/files reads local files for the CLI, the dump reader and the extension: Node built-ins only.',
+		why: 'src/files reads local files for the CLI, the dump reader and the extension: Node built-ins and the core only.',
 	},
 	'src/cli': {
 		folders: ['src/core', 'src/files'],

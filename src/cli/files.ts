@@ -1,9 +1,8 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
-import { decodeManifestBytes, type DecodedText } from '../core/manifest/decode.ts';
 import { parseManifests, type ParseResult } from '../core/manifest/parse.ts';
 import { visibleLine } from '../core/text/visible.ts';
+import { decodeFileBytes } from '../files/decodeFile.ts';
 import { fileKindOf, readRegularFileSync } from '../files/regularFile.ts';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
@@ -60,21 +59,6 @@ function readFileBytes(
 		return { error: tooLarge(read.tooLarge, limits.maxFileBytes, !read.grew) };
 	}
 	return read;
-}
-
-// eslint-disable-next-line no-control-regex -- the control characters decodeManifestBytes refuses
-const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-
-// TextDecoder's checked UTF-8 decoding takes longer than JSON.parse on a big dump; Buffer checks and decodes UTF-8
-// several times faster. Text without a byte-order mark or control characters decodes the same either way; anything
-// else goes to decodeManifestBytes, which names what is wrong.
-function decodeBytes(bytes: Buffer): DecodedText {
-	const byteOrderMark = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-	if (!byteOrderMark && isUtf8(bytes)) {
-		const text = bytes.toString('utf8');
-		if (!controlCharacters.test(text)) return { text };
-	}
-	return decodeManifestBytes(bytes);
 }
 
 /** A path the user named that could not be read, with why. */
@@ -156,7 +140,7 @@ function readEachManifestText(
 		let message: string;
 		try {
 			const read = readFileBytes(file, limits, scratch);
-			const decoded = 'bytes' in read ? decodeBytes(read.bytes) : read;
+			const decoded = 'bytes' in read ? decodeFileBytes(read.bytes) : read;
 			if ('text' in decoded) {
 				visit(file, decoded.text);
 				continue;

@@ -3,8 +3,8 @@
 import type { Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeManifestBytes } from '../core/manifest/decode.ts';
 import { parseManifests } from '../core/manifest/parse.ts';
+import { decodeFileBytes } from '../files/decodeFile.ts';
 import { fileKindOf, readRegularFile } from '../files/regularFile.ts';
 import { ObjectStore } from './store.ts';
 
@@ -134,7 +134,7 @@ export async function loadDumpFolder(folder: string, options: DumpOptions = {}):
 				problems.push({ path: file, message: read });
 				continue;
 			}
-			const decoded = decodeManifestBytes(read);
+			const decoded = decodeFileBytes(read);
 			if ('text' in decoded) texts.push({ path: file, text: decoded.text });
 			else problems.push({ path: file, message: `cannot read: ${decoded.error}` });
 		} catch (error) {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { decodeManifestBytes } from '../../core/manifest/decode.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
+import { decodeFileBytes } from '../../files/decodeFile.ts';
 import { readRegularFile } from '../../files/regularFile.ts';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { Log } from '../log.ts';
@@ -243,7 +243,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 		let mark = Date.now();
 		try {
 			const read = await readManifestFile(uri, maxFileBytes);
-			const decoded = 'bytes' in read ? decodeManifestBytes(read.bytes) : { error: read.skipped };
+			const decoded = 'bytes' in read ? decodeFileBytes(read.bytes) : { error: read.skipped };
 			if ('error' in decoded) {
 				this.log.warn(`Skipped ${label}: ${decoded.error}.`);
 				this.drop(key);
