@@ -947,6 +947,24 @@ export function writtenClusterSummary(cluster: unknown): SummaryParts {
 	};
 }
 
+/** The Clusters a ClusterGroup counts: those of its namespace its selector matches, sorted by name (none if invalid). */
+export function clusterGroupMembersOf<T>(
+	group: unknown,
+	clusters: readonly T[],
+	matcher: LabelSelectorMatcher = labelSelectorMatcherOf(getPath(group, 'spec', 'selector')),
+): T[] {
+	if (!matcher.ok) return [];
+	const namespace = getString(group, 'metadata', 'namespace') ?? '';
+	return stableSorted(
+		clusters.filter(
+			(cluster) =>
+				(getString(cluster, 'metadata', 'namespace') ?? '') === namespace &&
+				matcher.matches(labelsOf(cluster)),
+		),
+		(cluster) => getString(cluster, 'metadata', 'name') ?? '',
+	);
+}
+
 /**
  * The ClusterGroup status (clustergroup_controller.go Reconcile): Clusters of the group's namespace matching
  * spec.selector, sorted by name; summaries added with Increment, counts summed; a cluster is non-ready when its
@@ -957,18 +975,8 @@ export function clusterGroupStatusOf(
 	clusters: readonly unknown[],
 	summaryOf: ClusterSummaryLookup = writtenClusterSummary,
 ): ClusterGroupComputed {
-	const namespace = getString(group, 'metadata', 'namespace') ?? '';
 	const matcher = labelSelectorMatcherOf(getPath(group, 'spec', 'selector'));
-	const members = matcher.ok
-		? stableSorted(
-				clusters.filter(
-					(cluster) =>
-						(getString(cluster, 'metadata', 'namespace') ?? '') === namespace &&
-						matcher.matches(labelsOf(cluster)),
-				),
-				(cluster) => getString(cluster, 'metadata', 'name') ?? '',
-			)
-		: [];
+	const members = clusterGroupMembersOf(group, clusters, matcher);
 	const summary = emptySummary();
 	const resourceCounts = emptyResourceCounts();
 	let nonReadyClusterCount = 0;

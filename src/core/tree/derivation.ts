@@ -1,11 +1,13 @@
 // What the graph derives rather than reads: the children of a BundleDeployment (its non-ready and modified
 // resources) and of a HarborCluster (its dependencies), and, for Fleet parents, the status Fleet's controllers would
-// write, recomputed from the indexed children. The roll-ups are lazy: computed when a node is built, not per event.
+// write, recomputed from the indexed children. The roll-ups are lazy: a row reads counters, the whole roll-up waits
+// until a node's result is read.
 import { findCondition, readConditions } from '../model/condition.ts';
 import { getPath, getString, isRecord } from '../model/object.ts';
 import {
 	bundleStatusFrom,
 	bundleStatusOf,
+	clusterGroupMembersOf,
 	clusterGroupStatusOf,
 	clusterStatusFrom,
 	clusterStatusOf,
@@ -21,6 +23,7 @@ import {
 } from '../status/fleetRollup.ts';
 import {
 	bdDisplayOf,
+	isSummaryReady,
 	modifiedStatusString,
 	nonReadyStatusString,
 	readBundleDeployment,
@@ -213,6 +216,86 @@ function statusBaseOfAggregate(owner: unknown, bds: BdAggregate): StatusBaseComp
 	return statusBaseFrom(owner, summaryOf(bds), clusterReadinessOf(bds), resourcesOf(bds));
 }
 
+/**
+ * What a Fleet parent's row shows of its roll-up (the counters fleetCountsOf reads), from its aggregate's counts. The
+ * whole roll-up (non-ready entries, the Ready message, per-cluster resource counts) is built only when a tooltip,
+ * Explain or a CodeLens reads the node's result: building it for every changed row made one BD event cost more the
+ * more clusters a rollout spans. The differential test checks these counters against the whole roll-up's.
+ */
+export function fleetRowRollupOf(root: Root, entry: Entry): unknown {
+	if (!entry.computedDirty) return entry.computed;
+	if (fleetStatusFrozen(entry.kind, entry.object)) return undefined;
+	const pair = pairOf(entry.namespace, entry.name);
+	let bds: BdAggregate;
+	switch (entry.kind) {
+		case 'ClusterGroup':
+			return clusterGroupRowOf(root, entry);
+		case 'Bundle':
+			bds = aggregateOf(root, 'bdSlot', pair);
+			break;
+		case 'GitRepo':
+			bds = aggregateOf(root, 'bdRepo', pair);
+			break;
+		case 'HelmOp':
+			bds = aggregateOf(root, 'bdHelm', pair);
+			break;
+		case 'Cluster':
+			bds = clusterAggregateOf(root, entry);
+			break;
+		default:
+			// A BundleDeployment's row reads the object itself.
+			return undefined;
+	}
+	// From the controllers' own status, which holds no children's counts.
+	if (root.rollupsFromController) return undefined;
+	const ready = bds.stateCounts[0] ?? 0;
+	const desiredReady = bds.members.size;
+	return {
+		summary: { ready, desiredReady },
+		readyClusters: bds.readyClusters,
+		desiredReadyClusters: bds.desiredReadyClusters,
+		display: { readyBundles: `${ready}/${desiredReady}` },
+	};
+}
+
+/**
+ * Fleet's cluster controller counts every BD in the cluster's status.namespace, whatever their labels say; before the
+ * cluster registered, the labels are the best guess (as computeFleetRollups does).
+ */
+function clusterAggregateOf(root: Root, cluster: Entry): BdAggregate {
+	const statusNamespace = getString(cluster.object, 'status', 'namespace') ?? '';
+	return statusNamespace
+		? aggregateOf(root, 'bdAnyNs', statusNamespace)
+		: aggregateOf(root, 'bdCluster', pairOf(cluster.namespace, cluster.name));
+}
+
+/** A ClusterGroup's cluster counts, each member Cluster read as the whole roll-up reads it (see the ClusterGroup case). */
+function clusterGroupRowOf(
+	root: Root,
+	group: Entry,
+): { clusterCount: number; nonReadyClusterCount: number } {
+	const entries = [...indexed(root, 'clusterNs', group.namespace)];
+	const byObject = new Map<unknown, Entry>(entries.map((member) => [member.object, member]));
+	const members = clusterGroupMembersOf(
+		group.object,
+		entries.map((member) => member.object),
+	);
+	let nonReadyClusterCount = 0;
+	for (const cluster of members) {
+		const member = byObject.get(cluster);
+		const bds =
+			member && !root.rollupsFromController && !fleetStatusFrozen('Cluster', cluster)
+				? clusterAggregateOf(root, member)
+				: undefined;
+		const summary =
+			bds && bds.members.size > 0
+				? { ready: bds.stateCounts[0] ?? 0, desiredReady: bds.members.size }
+				: writtenClusterSummary(cluster).summary;
+		if (!isSummaryReady(summary)) nonReadyClusterCount++;
+	}
+	return { clusterCount: members.length, nonReadyClusterCount };
+}
+
 /** Fleet's roll-up for one parent from the indexed children, with the links computeFleetRollups uses. */
 function fleetComputed(root: Root, entry: Entry): unknown {
 	if (!entry.computedDirty) return entry.computed;
@@ -268,12 +351,7 @@ function fleetComputed(root: Root, entry: Entry): unknown {
 				});
 				break;
 			}
-			const statusNamespace = getString(object, 'status', 'namespace') ?? '';
-			// Fleet's cluster controller counts every BD in the cluster's status.namespace, whatever their labels
-			// say; before the cluster registered, the labels are the best guess (as computeFleetRollups does).
-			const bds = statusNamespace
-				? aggregateOf(root, 'bdAnyNs', statusNamespace)
-				: aggregateOf(root, 'bdCluster', pair);
+			const bds = clusterAggregateOf(root, entry);
 			const parts = clusterPartsOf(root, bds);
 			const { summary } = summaryOf(bds);
 			entry.clusterHasBds = bds.members.size > 0;

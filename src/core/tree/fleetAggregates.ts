@@ -137,9 +137,16 @@ export interface BdAggregate {
 	readonly resources: ResourceIndex | undefined;
 	/** Cluster: per owner kind, namespace and name, its BDs and how many are Ready. */
 	readonly owners: {
-		readonly gitRepos: Map<string, Map<string, { count: number; ready: number }>>;
-		readonly helmOps: Map<string, Map<string, { count: number; ready: number }>>;
+		readonly gitRepos: Map<string, Map<string, OwnerCounts>>;
+		readonly helmOps: Map<string, Map<string, OwnerCounts>>;
 	};
+}
+
+/** A GitRepo's or HelmOp's BDs on a Cluster, with the owner's entry key (built once: a fresh key string is hashed anew). */
+interface OwnerCounts {
+	count: number;
+	ready: number;
+	readonly key: string;
 }
 
 /** All aggregates of a root, by index and key; made when a parent first needs one. */
@@ -395,7 +402,16 @@ function countOwner(
 ): void {
 	const byNamespace = owner.gitRepo ? aggregate.owners.gitRepos : aggregate.owners.helmOps;
 	const byName = nested(byNamespace, owner.namespace);
-	const counts = byName.get(owner.name) ?? { count: 0, ready: 0 };
+	const counts = byName.get(owner.name) ?? {
+		count: 0,
+		ready: 0,
+		key: objectKey(
+			fleetApiGroup,
+			owner.gitRepo ? 'GitRepo' : 'HelmOp',
+			owner.namespace,
+			owner.name,
+		),
+	};
 	counts.count += delta;
 	if (ready) counts.ready += delta;
 	if (counts.count > 0) byName.set(owner.name, counts);
@@ -710,15 +726,14 @@ export function clusterPartsOf(
 		}
 	} else addResourceCounts(resourceCounts, aggregate.resourceCounts);
 	const count = (
-		kind: 'GitRepo' | 'HelmOp',
-		byNamespace: ReadonlyMap<string, ReadonlyMap<string, { count: number; ready: number }>>,
+		byNamespace: ReadonlyMap<string, ReadonlyMap<string, OwnerCounts>>,
 	): ClusterOwnerCounts => {
 		let desired = 0;
 		let ready = 0;
 		let missing = false;
-		for (const [namespace, byName] of byNamespace) {
-			for (const [name, counts] of byName) {
-				if (!root.entries.has(objectKey(fleetApiGroup, kind, namespace, name))) {
+		for (const byName of byNamespace.values()) {
+			for (const counts of byName.values()) {
+				if (!root.entries.has(counts.key)) {
 					missing = true;
 					continue;
 				}
@@ -731,8 +746,8 @@ export function clusterPartsOf(
 	return {
 		resourceCounts,
 		owners: {
-			gitRepos: count('GitRepo', aggregate.owners.gitRepos),
-			helmOps: count('HelmOp', aggregate.owners.helmOps),
+			gitRepos: count(aggregate.owners.gitRepos),
+			helmOps: count(aggregate.owners.helmOps),
 		},
 	};
 }

@@ -4,7 +4,7 @@ import { getPath, getString } from '../model/object.ts';
 import { isOciHelmRepository } from '../status/flux.ts';
 import { toneRank, tones, type StatusResult, type Tone } from '../status/result.ts';
 import { rowTextLimit, truncate } from '../text/limits.ts';
-import { hasFleetRollup, resultOf } from './derivation.ts';
+import { fleetRowRollupOf, hasFleetRollup, resultOf } from './derivation.ts';
 import {
 	childrenDisagreementOf,
 	fleetCountsOf,
@@ -130,16 +130,15 @@ function objectNode(
 	parent: Vertex | undefined,
 ): TreeNode {
 	const vertex = entry.vertex;
-	const result = resultOf(root, entry);
+	const fleet = hasFleetRollup(entry);
+	// A Fleet roll-up's own words and fields wait until something reads them (see fleetRowRollupOf); the row needs
+	// only the object's own result, which they do not change.
+	const result = fleet ? entry.base : resultOf(root, entry);
 	const rollup = rollupOf(vertex);
 	let counts: string | undefined;
 	let disagreement: string | undefined;
-	if (hasFleetRollup(entry)) {
-		counts = fleetCountsOf(entry.kind, entry.object, result.computed);
-		disagreement = fleetDisagreementOf(entry.kind, entry.object, result.computed);
-		if (!disagreement && fleetRollupSize(entry.kind, result.computed) === 0 && rollup) {
-			disagreement = childrenDisagreementOf(entry.kind, result, rollup.total, rollup.problems);
-		}
+	if (fleet) {
+		counts = fleetCountsOf(entry.kind, entry.object, fleetRowRollupOf(root, entry));
 	} else if (entry.system === 'harbor' && entry.kind === 'HarborCluster') {
 		counts = harborCountsOf(entry.object);
 		disagreement = harborDisagreementOf(entry.object, result.computed);
@@ -188,7 +187,38 @@ function objectNode(
 	if (parentId !== undefined) node.parentId = parentId;
 	if (rollup) node.rollup = rollup;
 	if (disagreement) node.disagreement = disagreement;
+	if (fleet) defineFleetDetails(node, root, entry, rollup);
 	return node;
+}
+
+/** The node's result and disagreement, from the whole Fleet roll-up built on first read and then kept. */
+function defineFleetDetails(
+	node: TreeNode,
+	root: Root,
+	entry: Entry,
+	rollup: NodeRollup | undefined,
+): void {
+	let details: { result: StatusResult; disagreement: string | undefined } | undefined;
+	const read = () => {
+		if (details) return details;
+		const result = resultOf(root, entry);
+		let disagreement = fleetDisagreementOf(entry.kind, entry.object, result.computed);
+		if (!disagreement && fleetRollupSize(entry.kind, result.computed) === 0 && rollup) {
+			disagreement = childrenDisagreementOf(entry.kind, result, rollup.total, rollup.problems);
+		}
+		details = { result, disagreement };
+		return details;
+	};
+	Object.defineProperty(node, 'result', {
+		enumerable: true,
+		configurable: true,
+		get: () => read().result,
+	});
+	Object.defineProperty(node, 'disagreement', {
+		enumerable: true,
+		configurable: true,
+		get: () => read().disagreement,
+	});
 }
 
 /** The node of a root, system, category, placeholder, resource or dependency. */

@@ -11,8 +11,11 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { rowTextLimit, truncate } from '../../../../src/core/text/limits.ts';
+import { fleetCountsOf, stateWordOf } from '../../../../src/core/tree/describe.ts';
 import { objectKeyOf } from '../../../../src/core/tree/linking.ts';
 import { ResourceGraph } from '../../../../src/core/tree/model.ts';
+import type { TreeNode } from '../../../../src/core/tree/treeNode.ts';
 import {
 	applyOperation,
 	applyToTruth,
@@ -242,6 +245,8 @@ function run(seed: number, steps: readonly Step[]): Outcome {
 			if (unexplained) {
 				return outcome({ index, kind: 'differential', message: describeDifference(unexplained) });
 			}
+			const rowMismatch = fleetRowMismatchOf(graph);
+			if (rowMismatch) return outcome({ index, kind: 'differential', message: rowMismatch });
 			for (const bug of knownBugs) {
 				if (found.some((difference) => explained(bug, difference))) record(bug, index);
 			}
@@ -251,6 +256,50 @@ function run(seed: number, steps: readonly Step[]): Outcome {
 		}
 	}
 	return outcome();
+}
+
+const fleetParentKinds = new Set([
+	'BundleDeployment',
+	'Bundle',
+	'GitRepo',
+	'HelmOp',
+	'Cluster',
+	'ClusterGroup',
+]);
+
+/**
+ * A Fleet row counts from its aggregates' counters (the whole roll-up waits until a tooltip reads it); the row must
+ * read as the description built from the whole roll-up would. The first row that does not, in words.
+ */
+function fleetRowMismatchOf(graph: ResourceGraph): string | undefined {
+	const objects = new Map<string, unknown>();
+	const visit = (list: readonly TreeNode[]): string | undefined => {
+		for (const node of list) {
+			const { objectKind, system, origin } = node.contextFlags;
+			if (node.kind === 'object' && system === 'fleet' && fleetParentKinds.has(objectKind)) {
+				if (!objects.has(node.rootId)) {
+					for (const object of graph.objectsOf(node.rootId)) {
+						objects.set(`${node.rootId}\u0000${objectKeyOf(object)}`, object);
+					}
+					objects.set(node.rootId, true);
+				}
+				const object = objects.get(`${node.rootId}\u0000${node.objectKey ?? ''}`);
+				const result = node.result;
+				if (result) {
+					const counts = fleetCountsOf(objectKind, object, result.computed);
+					const word = stateWordOf(result, origin === 'live');
+					const expected = truncate(counts ? `${word} · ${counts}` : word, rowTextLimit);
+					if (node.description !== expected) {
+						return `${node.id} reads "${node.description}", the whole roll-up says "${expected}"`;
+					}
+				}
+			}
+			const below = visit(graph.children(node.id));
+			if (below) return below;
+		}
+		return undefined;
+	};
+	return visit(graph.roots());
 }
 
 /** The fewest steps that still fail the same way (greedy removal of chunks, then of single steps). */
