@@ -158,25 +158,55 @@ function objectNode(
 		if (copy.label !== undefined) source.label = copy.label;
 		sources.push(source);
 	}
-	const node: { -readonly [K in keyof TreeNode]: TreeNode[K] } = {
-		id,
-		rootId: root.id,
-		kind: 'object',
-		label: truncate(labelFor(entry, parent), rowTextLimit),
-		description: truncate(counts ? `${word} · ${counts}` : word, rowTextLimit),
-		tone: vertex.tone,
-		objectKey: entry.key,
-		ref: {
-			apiVersion: getString(entry.object, 'apiVersion') ?? '',
-			kind: entry.kind,
-			namespace: entry.namespace,
-			name: entry.name,
-		},
-		result,
-		sources,
-		contextFlags: flagsOf(root, vertex, entry, result),
-		hasChildren: childCount(vertex) > 0,
+	const label = truncate(labelFor(entry, parent), rowTextLimit);
+	const description = truncate(counts ? `${word} · ${counts}` : word, rowTextLimit);
+	const ref = {
+		apiVersion: getString(entry.object, 'apiVersion') ?? '',
+		kind: entry.kind,
+		namespace: entry.namespace,
+		name: entry.name,
 	};
+	const contextFlags = flagsOf(root, vertex, entry, result);
+	const hasChildren = childCount(vertex) > 0;
+	let node: { -readonly [K in keyof TreeNode]: TreeNode[K] };
+	if (fleet) {
+		// Accessors written in the literal keep one object shape (defining them afterwards makes a slow dictionary).
+		const details = fleetDetailsOf(root, entry, rollup);
+		node = {
+			id,
+			rootId: root.id,
+			kind: 'object',
+			label,
+			description,
+			tone: vertex.tone,
+			objectKey: entry.key,
+			ref,
+			get result() {
+				return details().result;
+			},
+			get disagreement() {
+				return details().disagreement;
+			},
+			sources,
+			contextFlags,
+			hasChildren,
+		};
+	} else {
+		node = {
+			id,
+			rootId: root.id,
+			kind: 'object',
+			label,
+			description,
+			tone: vertex.tone,
+			objectKey: entry.key,
+			ref,
+			result,
+			sources,
+			contextFlags,
+			hasChildren,
+		};
+	}
 	if (root.rollupsFromController && entry.system === 'fleet') {
 		const query = bundleDeploymentQueryOf(entry.kind, entry.object);
 		if (query) {
@@ -187,19 +217,17 @@ function objectNode(
 	if (parentId !== undefined) node.parentId = parentId;
 	if (rollup) node.rollup = rollup;
 	if (disagreement) node.disagreement = disagreement;
-	if (fleet) defineFleetDetails(node, root, entry, rollup);
 	return node;
 }
 
-/** The node's result and disagreement, from the whole Fleet roll-up built on first read and then kept. */
-function defineFleetDetails(
-	node: TreeNode,
+/** A Fleet node's result and disagreement, from the whole roll-up built on first read and then kept. */
+function fleetDetailsOf(
 	root: Root,
 	entry: Entry,
 	rollup: NodeRollup | undefined,
-): void {
+): () => { readonly result: StatusResult; readonly disagreement: string | undefined } {
 	let details: { result: StatusResult; disagreement: string | undefined } | undefined;
-	const read = () => {
+	return () => {
 		if (details) return details;
 		const result = resultOf(root, entry);
 		let disagreement = fleetDisagreementOf(entry.kind, entry.object, result.computed);
@@ -209,16 +237,6 @@ function defineFleetDetails(
 		details = { result, disagreement };
 		return details;
 	};
-	Object.defineProperty(node, 'result', {
-		enumerable: true,
-		configurable: true,
-		get: () => read().result,
-	});
-	Object.defineProperty(node, 'disagreement', {
-		enumerable: true,
-		configurable: true,
-		get: () => read().disagreement,
-	});
 }
 
 /** The node of a root, system, category, placeholder, resource or dependency. */

@@ -80,7 +80,7 @@ export interface TreeNode {
 	readonly result?: StatusResult;
 	readonly rollup?: NodeRollup;
 	/** Where what the controller wrote disagrees with what the children say, in words. */
-	readonly disagreement?: string;
+	readonly disagreement?: string | undefined;
 	/** For nodes without a result (resources, dependencies, placeholders): the one-line explanation. */
 	readonly message?: string;
 	readonly sources?: readonly NodeSource[];
