@@ -223,6 +223,8 @@ function statusBaseOfAggregate(owner: unknown, bds: BdAggregate): StatusBaseComp
  * more clusters a rollout spans. The differential test checks these counters against the whole roll-up's.
  */
 export function fleetRowRollupOf(root: Root, entry: Entry): unknown {
+	// A BundleDeployment's row reads the object itself.
+	if (entry.kind === 'BundleDeployment') return undefined;
 	if (!entry.computedDirty) return entry.computed;
 	if (fleetStatusFrozen(entry.kind, entry.object)) return undefined;
 	const pair = pairOf(entry.namespace, entry.name);
@@ -243,7 +245,6 @@ export function fleetRowRollupOf(root: Root, entry: Entry): unknown {
 			bds = clusterAggregateOf(root, entry);
 			break;
 		default:
-			// A BundleDeployment's row reads the object itself.
 			return undefined;
 	}
 	// From the controllers' own status, which holds no children's counts.

@@ -6,13 +6,22 @@ import type { BundleDeploymentView } from '../status/fleetSummary.ts';
 import type { StatusResult, SystemId, Tone } from '../status/result.ts';
 import type {
 	BundleDeploymentLinks,
+	BundleDeploymentQuery,
 	DownsyncClause,
 	WorkloadRef,
 	WorkStatusSource,
 } from './linking.ts';
 import type { Aggregates } from './fleetAggregates.ts';
 import type { Listing } from './listing.ts';
-import type { NodeKind, RootOrigin, RootState, TreeNode } from './treeNode.ts';
+import type {
+	ContextFlags,
+	NodeKind,
+	NodeRollup,
+	NodeSource,
+	RootOrigin,
+	RootState,
+	TreeNode,
+} from './treeNode.ts';
 
 /**
  * Sources whose id starts with this hold copies of objects that live in another root (the WorkStatus objects of an
@@ -49,11 +58,30 @@ export interface Vertex {
 	tone: Tone;
 	/** Tree nodes built for this vertex, by place id; dropped whenever its display changes. */
 	nodes: Map<string, TreeNode> | undefined;
+	/** What all places of an object's node share, built with the first of them and dropped with them. */
+	row: ObjectRow | undefined;
 	/** Its children in display order once listed, patched as they change (listing.ts). */
 	listing: Listing | undefined;
 	dead: boolean;
 	entry: Entry | undefined;
 	info: DerivedInfo | undefined;
+}
+
+/** An object's node without what depends on its place (id, parent, label). */
+export interface ObjectRow {
+	readonly description: string;
+	readonly ref: NonNullable<TreeNode['ref']>;
+	/** The result, or for Fleet objects a reader of the result and disagreement that builds the whole roll-up. */
+	readonly result: StatusResult | undefined;
+	readonly details:
+		| (() => { readonly result: StatusResult; readonly disagreement: string | undefined })
+		| undefined;
+	readonly disagreement: string | undefined;
+	readonly sources: readonly NodeSource[];
+	readonly contextFlags: ContextFlags;
+	readonly hasChildren: boolean;
+	readonly rollup: NodeRollup | undefined;
+	readonly listOnDemand: BundleDeploymentQuery | undefined;
 }
 
 /** What one operation changed, as vertices; expanded to place ids once at the end. */
@@ -101,6 +129,7 @@ export function createVertex(
 		stateTone: undefined,
 		tone: ownTone,
 		nodes: undefined,
+		row: undefined,
 		listing: undefined,
 		dead: false,
 		entry: undefined,

@@ -24,6 +24,7 @@ import {
 	isWorkStatus,
 	rootCountsText,
 	type Entry,
+	type ObjectRow,
 	type Root,
 	type Vertex,
 } from './graphState.ts';
@@ -121,7 +122,7 @@ function labelFor(entry: Entry, parent: Vertex | undefined): string {
 	return qualified(entry.namespace, entry.name);
 }
 
-/** The node of an object: its result, counts, disagreement, sources and flags. */
+/** The node of an object at one place: its label there, and the row all its places share. */
 function objectNode(
 	root: Root,
 	entry: Entry,
@@ -129,6 +130,57 @@ function objectNode(
 	parentId: string | undefined,
 	parent: Vertex | undefined,
 ): TreeNode {
+	const vertex = entry.vertex;
+	const row = (vertex.row ??= objectRowOf(root, entry));
+	const label = truncate(labelFor(entry, parent), rowTextLimit);
+	const { details } = row;
+	let node: { -readonly [K in keyof TreeNode]: TreeNode[K] };
+	if (details) {
+		// Accessors written in the literal keep one object shape (defining them afterwards makes a slow dictionary).
+		node = {
+			id,
+			rootId: root.id,
+			kind: 'object',
+			label,
+			description: row.description,
+			tone: vertex.tone,
+			objectKey: entry.key,
+			ref: row.ref,
+			get result() {
+				return details().result;
+			},
+			get disagreement() {
+				return details().disagreement;
+			},
+			sources: row.sources,
+			contextFlags: row.contextFlags,
+			hasChildren: row.hasChildren,
+		};
+	} else {
+		node = {
+			id,
+			rootId: root.id,
+			kind: 'object',
+			label,
+			description: row.description,
+			tone: vertex.tone,
+			objectKey: entry.key,
+			ref: row.ref,
+			sources: row.sources,
+			contextFlags: row.contextFlags,
+			hasChildren: row.hasChildren,
+		};
+		if (row.result) node.result = row.result;
+		if (row.disagreement) node.disagreement = row.disagreement;
+	}
+	if (row.listOnDemand) node.listOnDemand = row.listOnDemand;
+	if (parentId !== undefined) node.parentId = parentId;
+	if (row.rollup) node.rollup = row.rollup;
+	return node;
+}
+
+/** What every place of an object's node shows alike: result, counts, disagreement, sources and flags. */
+function objectRowOf(root: Root, entry: Entry): ObjectRow {
 	const vertex = entry.vertex;
 	const fleet = hasFleetRollup(entry);
 	// A Fleet roll-up's own words and fields wait until something reads them (see fleetRowRollupOf); the row needs
@@ -158,66 +210,27 @@ function objectNode(
 		if (copy.label !== undefined) source.label = copy.label;
 		sources.push(source);
 	}
-	const label = truncate(labelFor(entry, parent), rowTextLimit);
-	const description = truncate(counts ? `${word} · ${counts}` : word, rowTextLimit);
-	const ref = {
-		apiVersion: getString(entry.object, 'apiVersion') ?? '',
-		kind: entry.kind,
-		namespace: entry.namespace,
-		name: entry.name,
+	const listOnDemand =
+		root.rollupsFromController && entry.system === 'fleet'
+			? bundleDeploymentQueryOf(entry.kind, entry.object)
+			: undefined;
+	return {
+		description: truncate(counts ? `${word} · ${counts}` : word, rowTextLimit),
+		ref: {
+			apiVersion: getString(entry.object, 'apiVersion') ?? '',
+			kind: entry.kind,
+			namespace: entry.namespace,
+			name: entry.name,
+		},
+		result: fleet ? undefined : result,
+		details: fleet ? fleetDetailsOf(root, entry, rollup) : undefined,
+		disagreement,
+		sources,
+		contextFlags: flagsOf(root, vertex, entry, result),
+		hasChildren: listOnDemand !== undefined || childCount(vertex) > 0,
+		rollup,
+		listOnDemand,
 	};
-	const contextFlags = flagsOf(root, vertex, entry, result);
-	const hasChildren = childCount(vertex) > 0;
-	let node: { -readonly [K in keyof TreeNode]: TreeNode[K] };
-	if (fleet) {
-		// Accessors written in the literal keep one object shape (defining them afterwards makes a slow dictionary).
-		const details = fleetDetailsOf(root, entry, rollup);
-		node = {
-			id,
-			rootId: root.id,
-			kind: 'object',
-			label,
-			description,
-			tone: vertex.tone,
-			objectKey: entry.key,
-			ref,
-			get result() {
-				return details().result;
-			},
-			get disagreement() {
-				return details().disagreement;
-			},
-			sources,
-			contextFlags,
-			hasChildren,
-		};
-	} else {
-		node = {
-			id,
-			rootId: root.id,
-			kind: 'object',
-			label,
-			description,
-			tone: vertex.tone,
-			objectKey: entry.key,
-			ref,
-			result,
-			sources,
-			contextFlags,
-			hasChildren,
-		};
-	}
-	if (root.rollupsFromController && entry.system === 'fleet') {
-		const query = bundleDeploymentQueryOf(entry.kind, entry.object);
-		if (query) {
-			node.listOnDemand = query;
-			node.hasChildren = true;
-		}
-	}
-	if (parentId !== undefined) node.parentId = parentId;
-	if (rollup) node.rollup = rollup;
-	if (disagreement) node.disagreement = disagreement;
-	return node;
 }
 
 /** A Fleet node's result and disagreement, from the whole roll-up built on first read and then kept. */

@@ -12,6 +12,7 @@ export function childCount(vertex: Vertex): number {
 /** Records that a vertex shows differently. */
 export function markDisplay(vertex: Vertex, changes: ChangeSet): void {
 	vertex.nodes = undefined;
+	vertex.row = undefined;
 	noteListed(vertex, vertex.parents);
 	changes.display.add(vertex);
 }
@@ -19,6 +20,7 @@ export function markDisplay(vertex: Vertex, changes: ChangeSet): void {
 /** Records that a vertex's list of children changed. */
 export function markStructure(vertex: Vertex, changes: ChangeSet): void {
 	vertex.nodes = undefined;
+	vertex.row = undefined;
 	noteListed(vertex, vertex.parents);
 	changes.structure.add(vertex);
 }
