@@ -275,17 +275,12 @@ function clusterGroupRowOf(
 	root: Root,
 	group: Entry,
 ): { clusterCount: number; nonReadyClusterCount: number } {
-	const entries = [...indexed(root, 'clusterNs', group.namespace)];
-	const byObject = new Map<unknown, Entry>(entries.map((member) => [member.object, member]));
-	const members = clusterGroupMembersOf(
-		group.object,
-		entries.map((member) => member.object),
-	);
+	const members = groupMembersOf(root, group);
 	let nonReadyClusterCount = 0;
-	for (const cluster of members) {
-		const member = byObject.get(cluster);
+	for (const member of members) {
+		const cluster = member.object;
 		const bds =
-			member && !root.rollupsFromController && !fleetStatusFrozen('Cluster', cluster)
+			!root.rollupsFromController && !fleetStatusFrozen('Cluster', cluster)
 				? clusterAggregateOf(root, member)
 				: undefined;
 		const summary =
@@ -295,6 +290,23 @@ function clusterGroupRowOf(
 		if (!isSummaryReady(summary)) nonReadyClusterCount++;
 	}
 	return { clusterCount: members.length, nonReadyClusterCount };
+}
+
+/** A ClusterGroup's member Clusters in name order, selected again only after a Cluster changed. */
+function groupMembersOf(root: Root, group: Entry): readonly Entry[] {
+	const known = group.groupMembers;
+	if (known && known.clusterChanges === root.clusterChanges) return known.members;
+	const entries = [...indexed(root, 'clusterNs', group.namespace)];
+	const byObject = new Map<unknown, Entry>(entries.map((member) => [member.object, member]));
+	const members = clusterGroupMembersOf(
+		group.object,
+		entries.map((member) => member.object),
+	).flatMap((cluster) => {
+		const member = byObject.get(cluster);
+		return member ? [member] : [];
+	});
+	group.groupMembers = { clusterChanges: root.clusterChanges, members };
+	return members;
 }
 
 /** Fleet's roll-up for one parent from the indexed children, with the links computeFleetRollups uses. */

@@ -167,6 +167,7 @@ function createEntry(work: Work, key: string, copies: readonly Copy[], winner: C
 		clusterHasBds: false,
 		slotRegistration: undefined,
 		registered: 0,
+		groupMembers: undefined,
 	};
 	vertex.entry = entry;
 	work.root.entries.set(key, entry);
@@ -195,6 +196,8 @@ function applyObject(
 		: undefined;
 	entry.bdView = undefined;
 	entry.matcher = isFleet(entry, 'ClusterGroup') ? clusterGroupMatcherOf(object) : undefined;
+	entry.groupMembers = undefined;
+	if (isFleet(entry, 'Cluster')) work.root.clusterChanges++;
 	entry.clauses = isBindingPolicy(entry) ? downsyncClausesOf(object) : undefined;
 	entry.bindingRefs = isBinding(entry) ? bindingWorkloadRefsOf(object) : undefined;
 	entry.wsSource = isWorkStatus(entry) ? workStatusSourceOf(object) : undefined;
@@ -224,6 +227,7 @@ function removeEntry(work: Work, entry: Entry): void {
 	const { root, changes } = work;
 	entry.removed = true;
 	entry.copies = [];
+	if (isFleet(entry, 'Cluster')) root.clusterChanges++;
 	unindex(root, entry);
 	root.entries.delete(entry.key);
 	root.errors.delete(entry);

@@ -182,6 +182,8 @@ export interface Entry {
 	slotRegistration: BundleDeploymentLinks | undefined;
 	/** When the indexes last registered it (Root.registrations): its order within every index bucket. */
 	registered: number;
+	/** A ClusterGroup's member Clusters in name order, while Root.clusterChanges is what it was. */
+	groupMembers: { readonly clusterChanges: number; readonly members: readonly Entry[] } | undefined;
 }
 
 /** What a vertex that is not an object shows. */
@@ -257,6 +259,8 @@ export interface Root {
 	shownCounts: string;
 	/** Registrations into the indexes so far: a bucket holds its entries in this order. */
 	registrations: number;
+	/** Changes to Fleet Clusters so far (created, changed, removed): ClusterGroups select their members again. */
+	clusterChanges: number;
 	/** What Fleet parents roll up from their BundleDeployments, per index key, kept as the BDs change. */
 	readonly aggregates: Aggregates;
 }
@@ -331,6 +335,7 @@ export function newRoot(rootId: string, label: string, origin: RootOrigin): Root
 		rollupsFromController: false,
 		shownCounts: '',
 		registrations: 0,
+		clusterChanges: 0,
 		aggregates: new Map(),
 	};
 	root.shownCounts = rootCountsText(root);
