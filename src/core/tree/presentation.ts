@@ -252,10 +252,35 @@ function fleetDetailsOf(
 	};
 }
 
+/**
+ * A system's counts are its objects', summed over its categories: counting the categories themselves read as
+ * "Flux 1 · 1 problem" over six HelmRepositories.
+ */
+function systemRollupOf(vertex: Vertex): NodeRollup | undefined {
+	const byTone = {} as Record<Tone, number>;
+	for (const tone of tones) byTone[tone] = 0;
+	let total = 0;
+	for (const child of vertex.children?.values() ?? []) {
+		if (child.dead) continue;
+		const counts = child.kind === 'category' ? rollupOf(child)?.byTone : undefined;
+		if (counts) {
+			for (const tone of tones) byTone[tone] += counts[tone];
+			total += childCount(child);
+		} else if (child.kind !== 'category') {
+			byTone[child.tone]++;
+			total++;
+		}
+	}
+	if (total === 0) return undefined;
+	let worst: Tone = 'ok';
+	for (const tone of tones) if (byTone[tone] > 0) worst = tone;
+	return { tone: worst, total, ok: byTone.ok, problems: byTone.warning + byTone.error, byTone };
+}
+
 /** The node of a root, system, category, placeholder, resource or dependency. */
 function otherNode(root: Root, vertex: Vertex, id: string, parentId: string | undefined): TreeNode {
 	const info = vertex.info;
-	const rollup = rollupOf(vertex);
+	const rollup = vertex.kind === 'system' ? systemRollupOf(vertex) : rollupOf(vertex);
 	let label: string;
 	let description: string;
 	switch (vertex.kind) {

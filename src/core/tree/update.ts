@@ -15,6 +15,15 @@ export function markDisplay(vertex: Vertex, changes: ChangeSet): void {
 	vertex.row = undefined;
 	noteListed(vertex, vertex.parents);
 	changes.display.add(vertex);
+	markSystemsOf(vertex, changes);
+}
+
+/** A system counts its categories' objects (presentation.ts systemRollupOf): their changes show on it too. */
+function markSystemsOf(vertex: Vertex, changes: ChangeSet): void {
+	if (vertex.kind !== 'category') return;
+	for (const parent of vertex.parents) {
+		if (parent.kind === 'system') markDisplay(parent, changes);
+	}
 }
 
 /** Records that a vertex's list of children changed. */
@@ -23,6 +32,7 @@ export function markStructure(vertex: Vertex, changes: ChangeSet): void {
 	vertex.row = undefined;
 	noteListed(vertex, vertex.parents);
 	changes.structure.add(vertex);
+	markSystemsOf(vertex, changes);
 }
 
 /** Tells the listings of these parents (listing.ts) that the child's row came, went or shows differently. */

@@ -725,6 +725,43 @@ describe('resource graph: KubeStellar', () => {
 });
 
 describe('resource graph: Harbor, Flux, ASO', () => {
+	it('counts a system by its objects, not by its categories, and follows an object that changes or goes', () => {
+		const helmRepository = (name: string, ready: boolean): Obj => ({
+			apiVersion: 'source.toolkit.fluxcd.io/v1',
+			kind: 'HelmRepository',
+			metadata: { name, namespace: 'flux-system', generation: 1 },
+			spec: { url: 'https://charts.example.com' },
+			status: {
+				observedGeneration: 1,
+				conditions: [
+					ready
+						? { type: 'Ready', status: 'True', reason: 'Succeeded', message: 'stored artifact' }
+						: { type: 'Ready', status: 'False', reason: 'FetchFailed', message: 'timeout' },
+				],
+			},
+		});
+		const repositories = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) =>
+			helmRepository(name, name !== 'c'),
+		);
+		const graph = graphOf(repositories);
+		const flux = find(graph, 'Workspace manifests', 'Flux');
+		assert.equal(flux.description, '6 · 1 problem');
+		assert.equal(flux.rollup?.total, 6);
+		assert.equal(
+			find(graph, 'Workspace manifests', 'Flux', 'HelmRepositories').description,
+			'6 · 1 problem',
+		);
+		const changed = graph.upsertObject('ws', 'file:///a.yaml', helmRepository('d', false));
+		assert.ok(changed.changed.includes(flux.id) || changed.structureChanged.includes(flux.id));
+		assert.equal(graph.node(flux.id)?.description, '6 · 2 problems');
+		graph.setSourceObjects(
+			'ws',
+			'file:///a.yaml',
+			repositories.slice(1).map((object) => ({ object })),
+		);
+		assert.equal(graph.node(flux.id)?.description, '5 · 1 problem');
+	});
+
 	const harbor = {
 		apiVersion: 'goharbor.io/v1beta1',
 		kind: 'HarborCluster',
