@@ -201,6 +201,15 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 		disagreement = childrenDisagreementOf(entry.kind, result, rollup.total, rollup.problems);
 	}
 	const word = stateWordOf(result, root.origin === 'live');
+	let description = counts ? `${word} · ${counts}` : word;
+	if (rollup && disagreement && !fleet && entry.kind !== 'HarborCluster') {
+		// Its own status reads fine while its icon shows the children's problems: the row leads with those.
+		const failing = rollup.byTone.error;
+		description =
+			failing > 0
+				? `${failing} of ${rollup.total} failing · ${word}`
+				: `${rollup.byTone.warning} of ${rollup.total} with warnings · ${word}`;
+	}
 	const sources: NodeSource[] = [];
 	for (const copy of entry.copies) {
 		const source: { -readonly [K in keyof NodeSource]: NodeSource[K] } = {
@@ -215,7 +224,7 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 			? bundleDeploymentQueryOf(entry.kind, entry.object)
 			: undefined;
 	return {
-		description: truncate(counts ? `${word} · ${counts}` : word, rowTextLimit),
+		description: truncate(description, rowTextLimit),
 		ref: {
 			apiVersion: getString(entry.object, 'apiVersion') ?? '',
 			kind: entry.kind,

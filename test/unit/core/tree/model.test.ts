@@ -592,6 +592,9 @@ describe('resource graph: KubeStellar', () => {
 			'nginx-bp',
 		);
 		assert.deepEqual(labels(graph, policyNode.id), ['Deployment nginx/nginx']);
+		// Its own status is fine, its icon is red: the row leads with why (not "Ready · 0/1 ready").
+		assert.equal(policyNode.tone, 'error');
+		assert.equal(policyNode.description, '1 of 1 failing · Ready');
 		const workload = find(
 			graph,
 			'Workspace manifests',
