@@ -127,8 +127,10 @@ if (n !== ${objectCount}) process.exit(1);\n`,
 		const cpu = (runs: readonly Run[]): number =>
 			Math.min(...runs.map((run) => run.cpuMs ?? Number.POSITIVE_INFINITY));
 		if (Number.isFinite(cpu(cliRuns))) {
+			const cpuSpread = (runs: readonly Run[]): string =>
+				runs.map((run) => ((run.cpuMs ?? 0) / 1000).toFixed(2)).join(', ');
 			console.log(
-				`${'  CPU time (user + system), best'.padEnd(44)} ${cpu(cliRuns).toFixed(0).padStart(8)} ms  against ${cpu(parseRuns).toFixed(0)} ms  (${(cpu(cliRuns) / cpu(parseRuns)).toFixed(2)}x JSON.parse)`,
+				`${'  CPU time (user + system), best'.padEnd(44)} ${cpu(cliRuns).toFixed(0).padStart(8)} ms  against ${cpu(parseRuns).toFixed(0)} ms  (${(cpu(cliRuns) / cpu(parseRuns)).toFixed(2)}x JSON.parse; runs: ${cpuSpread(cliRuns)} s against ${cpuSpread(parseRuns)} s)`,
 			);
 		}
 		if (status.peakRssBytes !== undefined) {

@@ -16,6 +16,7 @@ function main(argv: readonly string[]): number {
 	const [command, ...rest] = argv;
 	const io = {
 		stdout: (text: string) => process.stdout.write(text),
+		stdoutBytes: (bytes: Uint8Array) => process.stdout.write(bytes),
 		stderr: (text: string) => process.stderr.write(text),
 		isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 		now: Date.now(),

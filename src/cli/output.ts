@@ -42,3 +42,110 @@ export function* jsonArrayLines<T>(
 	yield previous;
 	yield ']';
 }
+
+/** How many distinct short strings ByteBatches keeps encoded. */
+const cachedStringsLimit = 10_000;
+const cachedStringLength = 256;
+
+/**
+ * Output written as UTF-8 bytes into batches of about a MiB, each handed to `write` whole (a batch is never reused:
+ * the writer may keep it) and holding whole characters only. Writing bytes as they are made avoids building strings
+ * of strings that are flattened and then encoded again; text that recurs (kinds, states, messages) is encoded once.
+ */
+export class ByteBatches {
+	private readonly write: (bytes: Uint8Array) => void;
+	private buffer = Buffer.allocUnsafe(batchLength);
+	private length = 0;
+	private readonly encodedFields = new Map<Uint8Array, Map<string, Buffer>>();
+	private encodedCount = 0;
+
+	constructor(write: (bytes: Uint8Array) => void) {
+		this.write = write;
+	}
+
+	/** Bytes as they are (an encoded constant). */
+	bytes(bytes: Uint8Array): void {
+		this.reserve(bytes.length);
+		this.buffer.set(bytes, this.length);
+		this.length += bytes.length;
+	}
+
+	/** Text as UTF-8. */
+	text(text: string): void {
+		this.reserve(text.length * 3);
+		this.length += this.buffer.write(text, this.length);
+	}
+
+	/** `label` then `JSON.stringify(text)`, for a string that is likely to recur after the same label. */
+	recurringField(label: Uint8Array, text: string): void {
+		let encodings = this.encodedFields.get(label);
+		if (!encodings) {
+			encodings = new Map();
+			this.encodedFields.set(label, encodings);
+		}
+		const encoded = encodings.get(text);
+		if (encoded) {
+			this.bytes(encoded);
+			return;
+		}
+		const json = JSON.stringify(text);
+		if (text.length <= cachedStringLength && this.encodedCount < cachedStringsLimit) {
+			const bytes = Buffer.concat([label, Buffer.from(json)]);
+			encodings.set(text, bytes);
+			this.encodedCount++;
+			this.bytes(bytes);
+		} else {
+			this.bytes(label);
+			this.text(json);
+		}
+	}
+
+	/** Hands over what is written so far. */
+	flush(): void {
+		if (this.length === 0) return;
+		this.write(this.buffer.subarray(0, this.length));
+		this.buffer = Buffer.allocUnsafe(batchLength);
+		this.length = 0;
+	}
+
+	private reserve(bytes: number): void {
+		if (this.length + bytes <= this.buffer.length) return;
+		this.flush();
+		if (bytes > this.buffer.length) this.buffer = Buffer.allocUnsafe(bytes);
+	}
+}
+
+const arrayOpen = Buffer.from('[\n');
+const arraySeparator = Buffer.from(',\n');
+const arrayClose = Buffer.from('\n]\n');
+const emptyArray = Buffer.from('[]\n');
+
+/**
+ * Writes `JSON.stringify([...values], null, 2)` and a line break, a value at a time as values are added. `writeValue`
+ * may write a value faster: it must write what `JSON.stringify(value, null, 2)` becomes inside the array (every line
+ * indented by two more) and return true, or write nothing and return false to leave the value to JSON.stringify.
+ */
+export class JsonArrayWriter<T> {
+	private readonly out: ByteBatches;
+	private readonly writeValue: (out: ByteBatches, value: T) => boolean;
+	private started = false;
+
+	constructor(out: ByteBatches, writeValue: (out: ByteBatches, value: T) => boolean) {
+		this.out = out;
+		this.writeValue = writeValue;
+	}
+
+	add(value: T): void {
+		this.out.bytes(this.started ? arraySeparator : arrayOpen);
+		this.started = true;
+		if (!this.writeValue(this.out, value)) {
+			this.out.text(`  ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`);
+		}
+	}
+
+	/** Closes the array and hands over the rest; nothing may be added after. */
+	end(): void {
+		this.out.bytes(this.started ? arrayClose : emptyArray);
+		this.out.flush();
+	}
+}

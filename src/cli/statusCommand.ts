@@ -1,17 +1,25 @@
 import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
+import { statusStandsAlone } from '../core/status/standalone.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
 import { maxFileSizeOption, readEachManifest, readLimitsOf } from './files.ts';
 import { optionsOrExit, usageError } from './options.ts';
-import { jsonArrayLines, writeLines } from './output.ts';
+import { ByteBatches, JsonArrayWriter, writeLines } from './output.ts';
 import { visibleLine } from '../core/text/visible.ts';
 
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
 	readonly stdout: (text: string) => void;
+	/** Writes bytes to stdout (whole UTF-8 text), when the caller can take them without decoding. */
+	readonly stdoutBytes?: (bytes: Uint8Array) => void;
 	readonly stderr: (text: string) => void;
 	readonly isTty: boolean;
 	readonly now: number;
+}
+
+function bytesWriterOf(io: CommandIo): (bytes: Uint8Array) => void {
+	const decoder = new TextDecoder();
+	return io.stdoutBytes ?? ((bytes) => io.stdout(decoder.decode(bytes)));
 }
 
 /** One object's record in `--json` output. */
@@ -105,8 +113,6 @@ function recordOf(result: StatusResult, object: unknown, file: string, line: num
 	};
 }
 
-const quoted = (text: string): string => JSON.stringify(text);
-
 function isText(value: unknown): value is string {
 	return typeof value === 'string';
 }
@@ -120,13 +126,64 @@ function isStatusPair(value: unknown): value is { status: string; message: strin
 	);
 }
 
+const bytesOf = (text: string): Buffer => Buffer.from(text);
+const recordParts = {
+	apiVersion: bytesOf('  {\n    "apiVersion": '),
+	kind: bytesOf(',\n    "kind": '),
+	namespace: bytesOf(',\n    "namespace": '),
+	name: bytesOf(',\n    "name": '),
+	system: bytesOf(',\n    "system": '),
+	state: bytesOf(',\n    "state": '),
+	tone: bytesOf(',\n    "tone": '),
+	message: bytesOf(',\n    "message": '),
+	noReasons: bytesOf(',\n    "reasons": []'),
+	reasonsOpen: bytesOf(',\n    "reasons": [\n      '),
+	reasonSeparator: bytesOf(',\n      '),
+	reasonsClose: bytesOf('\n    ]'),
+	observed: bytesOf(',\n    "observed": true'),
+	notObserved: bytesOf(',\n    "observed": false'),
+	kstatusStatus: bytesOf(',\n    "kstatus": {\n      "status": '),
+	pairMessage: bytesOf(',\n      "message": '),
+	kstatusClose: bytesOf('\n    }'),
+	noHealth: bytesOf(',\n    "health": null'),
+	healthStatus: bytesOf(',\n    "health": {\n      "status": '),
+	computed: bytesOf(',\n    "computed": '),
+	nothing: bytesOf('null'),
+	file: bytesOf(',\n    "source": {\n      "file": '),
+	line: bytesOf(',\n      "line": '),
+	close: bytesOf('\n    }\n  }'),
+};
+
+// The text of each `computed` value (the same object for the many records that share one verdict).
+const computedTexts = new WeakMap<object, Buffer>();
+
+function writeComputed(out: ByteBatches, computed: unknown): void {
+	if (computed === null) {
+		out.bytes(recordParts.nothing);
+		return;
+	}
+	const shared = typeof computed === 'object' ? computedTexts.get(computed) : undefined;
+	if (shared) {
+		out.bytes(shared);
+		return;
+	}
+	const text = JSON.stringify(computed, null, 2).replace(/\n/g, '\n    ');
+	if (typeof computed !== 'object') {
+		out.text(text);
+		return;
+	}
+	const bytes = Buffer.from(text);
+	computedTexts.set(computed, bytes);
+	out.bytes(bytes);
+}
+
 /**
- * `JSON.stringify(record, null, 2)` as an element of the output array (every line indented by two more), written out
- * for the record's known shape: the generic pretty-printer is most of
- * the time of `status --json` on a big dump. A record of another shape (a field missing at run time) takes the generic
- * path, so the text is always the same.
+ * Writes what `JSON.stringify(record, null, 2)` becomes as an element of the output array (every line indented by
+ * two more), for the record's known shape: the generic pretty-printer is most of the time of `status --json` on a big
+ * dump. A record of another shape (a field missing at run time) is not written (false), and takes the generic path,
+ * so the text is always the same.
  */
-function statusRecordJson(record: StatusRecord): string | undefined {
+function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
 	const { reasons, kstatus, health, computed, source } = record;
 	if (
 		!isText(record.apiVersion) ||
@@ -145,39 +202,44 @@ function statusRecordJson(record: StatusRecord): string | undefined {
 		!isText(source.file) ||
 		!Number.isSafeInteger(source.line)
 	) {
-		return undefined;
+		return false;
 	}
-	const computedText =
-		computed === null ? 'null' : JSON.stringify(computed, null, 2).replace(/\n/g, '\n    ');
-	const reasonsText =
-		reasons.length === 0 ? '[]' : `[\n      ${reasons.map(quoted).join(',\n      ')}\n    ]`;
-	const healthText =
-		health === null
-			? 'null'
-			: `{\n      "status": ${quoted(health.status)},\n      "message": ${quoted(health.message)}\n    }`;
-	return `  {
-    "apiVersion": ${quoted(record.apiVersion)},
-    "kind": ${quoted(record.kind)},
-    "namespace": ${quoted(record.namespace)},
-    "name": ${quoted(record.name)},
-    "system": ${quoted(record.system)},
-    "state": ${quoted(record.state)},
-    "tone": ${quoted(record.tone)},
-    "message": ${quoted(record.message)},
-    "reasons": ${reasonsText},
-    "observed": ${String(record.observed)},
-    "kstatus": {
-      "status": ${quoted(kstatus.status)},
-      "message": ${quoted(kstatus.message)}
-    },
-    "health": ${healthText},
-    "computed": ${computedText},
-    "source": {
-      "file": ${quoted(source.file)},
-      "line": ${String(source.line)}
-    }
-  }`;
+	out.recurringField(recordParts.apiVersion, record.apiVersion);
+	out.recurringField(recordParts.kind, record.kind);
+	out.recurringField(recordParts.namespace, record.namespace);
+	out.bytes(recordParts.name);
+	out.text(JSON.stringify(record.name));
+	out.recurringField(recordParts.system, record.system);
+	out.recurringField(recordParts.state, record.state);
+	out.recurringField(recordParts.tone, record.tone);
+	out.recurringField(recordParts.message, record.message);
+	if (reasons.length === 0) out.bytes(recordParts.noReasons);
+	else {
+		reasons.forEach((reason, index) => {
+			out.recurringField(index > 0 ? recordParts.reasonSeparator : recordParts.reasonsOpen, reason);
+		});
+		out.bytes(recordParts.reasonsClose);
+	}
+	out.bytes(record.observed ? recordParts.observed : recordParts.notObserved);
+	out.recurringField(recordParts.kstatusStatus, kstatus.status);
+	out.recurringField(recordParts.pairMessage, kstatus.message);
+	out.bytes(recordParts.kstatusClose);
+	if (health === null) out.bytes(recordParts.noHealth);
+	else {
+		out.recurringField(recordParts.healthStatus, health.status);
+		out.recurringField(recordParts.pairMessage, health.message);
+		out.bytes(recordParts.kstatusClose);
+	}
+	out.bytes(recordParts.computed);
+	writeComputed(out, computed);
+	out.recurringField(recordParts.file, source.file);
+	out.bytes(recordParts.line);
+	out.text(String(source.line));
+	out.bytes(recordParts.close);
+	return true;
 }
+
+const standaloneBatch = 256;
 
 /** `kube-status-lens status`: returns the exit code. */
 export function runStatusCommand(argv: readonly string[], io: CommandIo): number {
@@ -198,38 +260,84 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 	const limits = readLimitsOf(parsed.values);
 	if (typeof limits === 'string') return usageError(limits, usage, io);
 
-	const objects: unknown[] = [];
-	const sources: { file: string; line: number }[] = [];
+	const threshold = failOn === undefined ? undefined : toneRank(failOn);
+	let failed = false;
+	const jsonWriter = json
+		? new JsonArrayWriter(new ByteBatches(bytesWriterOf(io)), writeStatusRecord)
+		: undefined;
+	const tableRecords: StatusRecord[] = [];
+	const report = (result: StatusResult, object: unknown, file: string, line: number): void => {
+		if (
+			threshold !== undefined &&
+			toneRank(result.tone) >= threshold &&
+			(result.tone === 'warning' || result.tone === 'error')
+		) {
+			failed = true;
+		}
+		const record = recordOf(result, object, file, line);
+		if (jsonWriter) jsonWriter.add(record);
+		else tableRecords.push(record);
+	};
+	const options = { now: io.now };
+
+	// A big dump's objects are most of the memory: each file's records are written as it is read, and its objects
+	// let go, until an object whose status reads the others (a Fleet parent, a KubeStellar report) comes. From there
+	// on the objects are held, and the files already written are read again for what those objects read.
+	const writtenFiles: string[] = [];
+	let held: { objects: unknown[]; files: string[]; lines: number[] } | undefined;
 	const inputError = readEachManifest(paths, io.stderr, limits, ({ file, parsed }) => {
+		if (!held && parsed.objects.every((entry) => statusStandsAlone(entry.object))) {
+			// A few hundred at a time, so that verdicts and records are let go young.
+			for (let from = 0; from < parsed.objects.length; from += standaloneBatch) {
+				const entries = parsed.objects.slice(from, from + standaloneBatch);
+				const results = computeStatuses(
+					entries.map((entry) => entry.object),
+					options,
+				);
+				entries.forEach((entry, index) => {
+					const result = results[index];
+					if (result) report(result, entry.object, file, entry.range.start.line + 1);
+				});
+			}
+			writtenFiles.push(file);
+			return;
+		}
+		held ??= { objects: [], files: [], lines: [] };
 		for (const entry of parsed.objects) {
-			objects.push(entry.object);
-			sources.push({ file, line: entry.range.start.line + 1 });
+			held.objects.push(entry.object);
+			held.files.push(file);
+			held.lines.push(entry.range.start.line + 1);
 		}
 	});
-
-	const results: (StatusResult | undefined)[] = computeStatuses(objects, { now: io.now });
-	const threshold = failOn === undefined ? undefined : toneRank(failOn);
-	const failed =
-		threshold !== undefined &&
-		results.some(
-			(result) =>
-				result !== undefined &&
-				toneRank(result.tone) >= threshold &&
-				(result.tone === 'warning' || result.tone === 'error'),
+	if (held) {
+		const written: unknown[] = [];
+		if (writtenFiles.length > 0) {
+			// Read errors and problems were reported the first time.
+			readEachManifest(
+				writtenFiles,
+				() => undefined,
+				limits,
+				({ parsed }) => {
+					for (const entry of parsed.objects) written.push(entry.object);
+				},
+			);
+		}
+		const results: (StatusResult | undefined)[] = computeStatuses(
+			[...written, ...held.objects],
+			options,
 		);
-	// Each object and its verdict are let go once written: a big dump's objects are most of the memory.
-	function* recordsAsWritten(): Generator<StatusRecord> {
-		for (let index = 0; index < results.length; index++) {
-			const result = results[index];
-			const source = sources[index];
-			if (!result || !source) continue;
-			yield recordOf(result, objects[index], source.file, source.line);
-			results[index] = undefined;
-			objects[index] = undefined;
+		for (let index = 0; index < held.objects.length; index++) {
+			const result = results[written.length + index];
+			if (result) {
+				report(result, held.objects[index], held.files[index] ?? '', held.lines[index] ?? 0);
+			}
+			// Each object is let go once written.
+			held.objects[index] = undefined;
+			results[written.length + index] = undefined;
 		}
 	}
-	if (json) writeLines(jsonArrayLines(recordsAsWritten(), statusRecordJson), io.stdout);
-	else writeLines(tableLines([...recordsAsWritten()], io.isTty), io.stdout);
+	if (jsonWriter) jsonWriter.end();
+	else writeLines(tableLines(tableRecords, io.isTty), io.stdout);
 
 	if (inputError) return 2;
 	return failed ? 1 : 0;

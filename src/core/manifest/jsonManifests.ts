@@ -1,8 +1,10 @@
 // JSON input (`kubectl get -o json`) read with JSON.parse instead of a YAML reader: values first, then one scan of the
-// text for the only positions the callers use, the line of the document and of each item of a List. The result is
-// what the YAML reader gives for the same text (a differential test holds them together); anything this reader is
-// unsure of returns undefined and takes the YAML path.
+// text for the only positions the callers use, the line of the document and of each item of a List (a List laid out
+// as pretty-printers write it is read a piece at a time, see readListInPieces). The result is what the YAML reader
+// gives for the same text (a differential test holds them together); anything this reader is unsure of returns
+// undefined and takes the YAML path.
 import { parseJsonKeepingIntegers } from '../model/int64.ts';
+import { isRecord } from '../model/object.ts';
 
 /** The value of a JSON text and where its parts start. */
 export interface JsonManifestText {
@@ -60,67 +62,208 @@ function closingQuote(text: string, open: number): number {
 }
 
 /**
- * The lines of a valid JSON text's value and of the elements of its top-level `items` array. Line feeds only occur
- * between tokens in JSON, so counting them outside strings counts them all.
+ * What one pass over a JSON text finds of its top level: where the text's value starts, the top-level `items` keys
+ * and array, and where the elements of that array start and end. Line feeds only occur between tokens in JSON, so
+ * counting them outside strings counts them all.
  */
-function linesOf(text: string): Omit<JsonManifestText, 'value'> {
-	let line = 0;
-	let depth = 0;
-	let documentLine = -1;
-	let expectKey = false;
-	let lastKeyIsItems = false;
-	let collecting = false;
-	let wantElement = false;
-	let itemLines: number[] | undefined;
-	const length = text.length;
-	for (let index = 0; index < length; index++) {
-		const code = text.charCodeAt(index);
-		if (code === 10) {
-			line++;
-			continue;
-		}
-		if (code === 32 || code === 13 || code === 9) continue;
-		if (documentLine < 0) documentLine = line;
-		if (wantElement) {
-			if (code !== 93) itemLines?.push(line);
-			wantElement = false;
-		}
-		switch (code) {
-			case 34: {
-				const close = closingQuote(text, index);
-				if (depth === 1 && expectKey) {
-					const raw = text.slice(index + 1, close);
-					const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-					lastKeyIsItems = key === 'items';
-					expectKey = false;
-				}
-				index = close;
-				break;
+class TopLevelScan {
+	line = 0;
+	depth = 0;
+	documentLine = -1;
+	expectKey = false;
+	lastKeyIsItems = false;
+	/** Inside the top-level `items` array (at depth 2). */
+	collecting = false;
+	wantElement = false;
+	/** An element must come next (after a separator), so `]` may not. */
+	elementRequired = false;
+	/** How many top-level keys named `items` were read. */
+	itemsKeys = 0;
+	/** The `[` of the last top-level `items` array, and its `]`. */
+	arrayOpen = -1;
+	arrayClose = -1;
+	/** Where each element of that array starts, its line, and the `,` or `]` after it. */
+	starts: number[] = [];
+	startLines: number[] = [];
+	ends: number[] = [];
+	/** An element missing between separators (`[,` or `,]`): the text is not JSON. */
+	malformed = false;
+
+	/**
+	 * Reads from `from` to the end, or when `stopAtElement` to the first element of the top-level `items` array;
+	 * returns where it stopped.
+	 */
+	run(text: string, from: number, stopAtElement: boolean): number {
+		const length = text.length;
+		for (let index = from; index < length; index++) {
+			const code = text.charCodeAt(index);
+			if (code === 10) {
+				this.line++;
+				continue;
 			}
-			case 123:
-			case 91:
-				if (code === 91 && depth === 1 && lastKeyIsItems) {
-					itemLines = [];
-					collecting = true;
-					wantElement = true;
+			if (code === 32 || code === 13 || code === 9) continue;
+			if (this.documentLine < 0) this.documentLine = this.line;
+			if (this.wantElement) {
+				this.wantElement = false;
+				if (code === 93 || code === 44) {
+					if (code === 44 || this.elementRequired) this.malformed = true;
+				} else {
+					if (stopAtElement) return index;
+					this.starts.push(index);
+					this.startLines.push(this.line);
 				}
-				depth++;
-				if (depth === 1) expectKey = code === 123;
-				break;
-			case 125:
-			case 93:
-				depth--;
-				if (depth === 1) collecting = false;
-				break;
-			case 44:
-				if (depth === 1) expectKey = true;
-				else if (depth === 2 && collecting) wantElement = true;
-				break;
-			default:
-				break;
+			}
+			switch (code) {
+				case 34: {
+					const close = closingQuote(text, index);
+					if (close < 0) return length;
+					if (this.depth === 1 && this.expectKey) {
+						const raw = text.slice(index + 1, close);
+						const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+						this.lastKeyIsItems = key === 'items';
+						if (this.lastKeyIsItems) this.itemsKeys++;
+						this.expectKey = false;
+					}
+					index = close;
+					break;
+				}
+				case 123:
+				case 91:
+					if (code === 91 && this.depth === 1 && this.lastKeyIsItems) {
+						this.arrayOpen = index;
+						this.arrayClose = -1;
+						this.starts = [];
+						this.startLines = [];
+						this.ends = [];
+						this.collecting = true;
+						this.wantElement = true;
+						this.elementRequired = false;
+					}
+					this.depth++;
+					if (this.depth === 1) this.expectKey = code === 123;
+					break;
+				case 125:
+				case 93:
+					this.depth--;
+					if (this.depth === 1 && this.collecting) {
+						this.collecting = false;
+						this.arrayClose = index;
+						if (this.starts.length > this.ends.length) this.ends.push(index);
+					}
+					break;
+				case 44:
+					if (this.depth === 1) this.expectKey = true;
+					else if (this.depth === 2 && this.collecting) {
+						this.ends.push(index);
+						this.wantElement = true;
+						this.elementRequired = true;
+					}
+					break;
+				default:
+					break;
+			}
 		}
+		return length;
 	}
-	return { documentLine: Math.max(documentLine, 0), itemLines, lineFeeds: line };
+}
+
+/** The lines of a valid JSON text's value and of the elements of its last top-level `items` array. */
+function linesOf(text: string): Omit<JsonManifestText, 'value'> {
+	const scan = new TopLevelScan();
+	scan.run(text, 0, false);
+	return {
+		documentLine: Math.max(scan.documentLine, 0),
+		itemLines: scan.arrayOpen < 0 ? undefined : scan.startLines,
+		lineFeeds: scan.line,
+	};
+}
+
+/** The line of each position (ascending, none before `from`, which is on line `line`). */
+function linesAt(text: string, positions: readonly number[], from: number, line: number): number[] {
+	const lines: number[] = [];
+	let count = line;
+	let next = text.indexOf('\n', from);
+	for (const position of positions) {
+		while (next >= 0 && next < position) {
+			count++;
+			next = text.indexOf('\n', next + 1);
+		}
+		lines.push(count);
+	}
+	return lines;
+}
+
+/**
+ * A List as pretty-printers write it, read a piece at a time: after the careful scan finds the first element of the
+ * top-level `items` array, the next elements are guessed from the layout (the separator is a comma followed by the
+ * same white space as came between `[` and the first element, then a token), and each guess is proven by JSON.parse
+ * of the piece before it: a piece that parses is one whole element followed by white space, so the comma after it
+ * separates elements. The last element and the rest of the text are scanned carefully again, and the text around the
+ * array is parsed with the array emptied, so every character is still read by JSON.parse. Undefined when the text
+ * does not have that shape (then the whole text is parsed and scanned).
+ */
+function readListInPieces(text: string): JsonManifestText | undefined {
+	const scan = new TopLevelScan();
+	const first = scan.run(text, 0, true);
+	if (first >= text.length || scan.itemsKeys !== 1) return undefined;
+	const open = scan.arrayOpen;
+	const separator = `,${text.slice(open + 1, first)}`;
+	if (!separator.includes('\n')) return undefined;
+	const items: unknown[] = [];
+	const starts: number[] = [];
+	let start = first;
+	for (;;) {
+		let comma = text.indexOf(separator, start);
+		while (comma >= 0 && isWhitespace(text.charCodeAt(comma + separator.length))) {
+			comma = text.indexOf(separator, comma + 1);
+		}
+		if (comma < 0) break;
+		let item: unknown;
+		try {
+			item = parseJsonKeepingIntegers(text.slice(start, comma));
+		} catch {
+			break;
+		}
+		items.push(item);
+		starts.push(start);
+		start = comma + separator.length;
+	}
+	const lines = linesAt(text, [...starts, start], first, scan.line);
+	const startLine = lines[lines.length - 1] ?? scan.line;
+	lines.length = starts.length;
+	// From the element at `start` on, carefully.
+	scan.line = startLine;
+	scan.depth = 2;
+	scan.collecting = true;
+	scan.wantElement = true;
+	scan.elementRequired = true;
+	scan.expectKey = false;
+	scan.starts = [];
+	scan.startLines = [];
+	scan.ends = [];
+	scan.run(text, start, false);
+	if (scan.malformed || scan.itemsKeys !== 1 || scan.arrayOpen !== open || scan.arrayClose < 0) {
+		return undefined;
+	}
+	let value: unknown;
+	try {
+		for (let index = 0; index < scan.starts.length; index++) {
+			items.push(parseJsonKeepingIntegers(text.slice(scan.starts[index], scan.ends[index])));
+		}
+		value = parseJsonKeepingIntegers(text.slice(0, open + 1) + text.slice(scan.arrayClose));
+	} catch {
+		return undefined;
+	}
+	if (!isRecord(value) || !Array.isArray(value.items) || value.items.length > 0) {
+		return undefined;
+	}
+	value.items = items;
+	return {
+		value,
+		documentLine: Math.max(scan.documentLine, 0),
+		itemLines: [...lines, ...scan.startLines],
+		lineFeeds: scan.line,
+	};
 }
 
 /**
@@ -129,6 +272,8 @@ function linesOf(text: string): Omit<JsonManifestText, 'value'> {
  */
 export function readJsonText(text: string): JsonManifestText | undefined {
 	if (!reviverHasSourceText() && longDigitRun.test(text)) return undefined;
+	const inPieces = readListInPieces(text);
+	if (inPieces) return inPieces;
 	let value: unknown;
 	try {
 		value = parseJsonKeepingIntegers(text);
