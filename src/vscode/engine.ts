@@ -82,12 +82,21 @@ export function activateEngine(
 		ensureStarted,
 	});
 	const { liveLenses, diagnostics } = registerEditorFeatures(context, { graph, live });
-	graphChanged = (changes) => {
-		provider.update(changes);
+	// What follows the whole graph (the status bar and badge count every object; previews and lenses wait for quiet)
+	// runs at most every 100 ms: a first read reports a change per file, and each refresh counts every object and
+	// sends several messages to the workbench.
+	let followersTimer: ReturnType<typeof setTimeout> | undefined;
+	const updateFollowers = (): void => {
+		followersTimer = undefined;
 		mergePreview.graphChanged();
 		liveLenses.graphChanged();
-		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
 		refreshSummary();
+	};
+	context.subscriptions.push({ dispose: () => clearTimeout(followersTimer) });
+	graphChanged = (changes) => {
+		provider.update(changes);
+		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
+		followersTimer ??= setTimeout(updateFollowers, 100);
 	};
 	connectProvider(provider);
 	registerWatchConsumers(context, { view, live, liveLenses, ensureStarted, refreshSummary });
@@ -95,8 +104,10 @@ export function activateEngine(
 	return { graph, ready: ensureStarted, view, provider, manifests, live, diagnostics };
 }
 
+const liveStartDelayMs = 500;
+
 /**
- * What starts the deferred work: the live sessions on every call, the workspace scan once. Returns the wait for the
+ * What starts the deferred work: the workspace scan once, the live sessions on every call. Returns the wait for the
  * scan (the in-host tests' `ready`).
  */
 function startOnFirstUse(deps: {
@@ -110,12 +121,14 @@ function startOnFirstUse(deps: {
 }): () => Promise<void> {
 	const { graph, provider, manifests, live, log, refreshSummary, activatedAt } = deps;
 	let started: Promise<void> | undefined;
-	return () => {
+	const startLive = (): void => {
 		void live
 			.start()
 			.catch((error: unknown) =>
 				log.warn(`Live clusters: ${error instanceof Error ? error.message : String(error)}`),
 			);
+	};
+	return () => {
 		started ??= manifests.start().then(
 			() => {
 				log.info(
@@ -132,6 +145,10 @@ function startOnFirstUse(deps: {
 				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
 			},
 		);
+		// The live client (dist/k8s.cjs, client-node) takes a few hundred ms to load on the one thread that also
+		// reads the workspace and answers the view: it loads once the workspace tree has been read and the view has
+		// had time to ask for it. Clusters take seconds to answer anyway.
+		void started.then(() => setTimeout(startLive, liveStartDelayMs));
 		return started;
 	};
 }

@@ -13,6 +13,7 @@ export async function run(): Promise<void> {
 	else {
 		await import('./suite/activation.test.ts');
 		await import('./suite/tree.test.ts');
+		await import('./suite/listing.test.ts');
 		await import('./suite/merge.test.ts');
 		await import('./suite/editor.test.ts');
 	}

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import { decodeFileBytes } from '../../files/decodeFile.ts';
+import { excludeMatcher, globMatcher, type ExcludeEntry } from '../../files/glob.ts';
+import { listFolderFiles } from '../../files/listFolder.ts';
 import { readRegularFile } from '../../files/regularFile.ts';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { Log } from '../log.ts';
@@ -11,20 +13,27 @@ export const workspaceRootId = 'workspace';
 
 const alwaysExcluded = ['**/node_modules/**', '**/.git/**'];
 
-function excludeGlob(folder: vscode.WorkspaceFolder, extra: readonly string[]): string {
-	// An explicit exclude turns off findFiles' own files.exclude handling, so files.exclude is added here.
+/**
+ * What a folder's listing skips: node_modules and .git, files.exclude (with its `when` clauses, as VS Code's search
+ * applies them), search.exclude (entries set to true, as before: findFiles never applied this setting itself) and the
+ * extension's own excludes.
+ */
+function excludeEntries(folder: vscode.WorkspaceFolder, extra: readonly string[]): ExcludeEntry[] {
 	const filesExclude =
 		vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ??
 		{};
-	const globs = [
-		...alwaysExcluded,
-		...Object.entries(filesExclude)
-			.filter(([, on]) => on === true)
-			.map(([glob]) => glob),
-		...readSearchExcludes(folder),
-		...extra,
-	];
-	return `{${[...new Set(globs)].join(',')}}`;
+	const entries: ExcludeEntry[] = [];
+	for (const [glob, value] of Object.entries(filesExclude)) {
+		if (value === true) entries.push({ glob });
+		const when = (value as { when?: unknown } | null)?.when;
+		if (typeof when === 'string') entries.push({ glob, when });
+	}
+	const seen = new Set<string>();
+	for (const glob of [...alwaysExcluded, ...readSearchExcludes(folder), ...extra]) {
+		if (!seen.has(glob)) entries.push({ glob });
+		seen.add(glob);
+	}
+	return entries;
 }
 
 /** A file's bytes, or why it was not read. */
@@ -112,19 +121,46 @@ export class WorkspaceManifests implements vscode.Disposable {
 	}
 
 	private async listFiles(): Promise<vscode.Uri[]> {
-		// Every folder and include at once: each search is a round trip through the workbench.
-		const searches = (vscode.workspace.workspaceFolders ?? []).flatMap((folder) => {
-			const settings = readWorkspaceSettings(folder);
-			const exclude = new vscode.RelativePattern(folder, excludeGlob(folder, settings.exclude));
-			return settings.include.map((include) =>
-				vscode.workspace.findFiles(new vscode.RelativePattern(folder, include), exclude),
-			);
-		});
+		// Every folder and include at once. A local folder is listed with Node (the extension runs where the files
+		// are); findFiles, for other schemes, is a round trip through the search service per call.
+		const searches = (vscode.workspace.workspaceFolders ?? []).flatMap(
+			(folder): Thenable<readonly vscode.Uri[]>[] => {
+				const settings = readWorkspaceSettings(folder);
+				const excludes = excludeEntries(folder, settings.exclude);
+				if (folder.uri.scheme === 'file') {
+					return [this.listLocalFolder(folder, settings.include, excludes)];
+				}
+				// findFiles applies files.exclude, `when` clauses included, besides the exclude it is given.
+				const plain = excludes
+					.filter((entry) => entry.when === undefined)
+					.map((entry) => entry.glob);
+				const exclude = new vscode.RelativePattern(folder, `{${[...new Set(plain)].join(',')}}`);
+				return settings.include.map((include) =>
+					vscode.workspace.findFiles(new vscode.RelativePattern(folder, include), exclude),
+				);
+			},
+		);
 		const uris = new Map<string, vscode.Uri>();
 		for (const found of await Promise.all(searches)) {
 			for (const uri of found) uris.set(uri.toString(), uri);
 		}
 		return [...uris.values()].sort((a, b) => a.toString().localeCompare(b.toString()));
+	}
+
+	private async listLocalFolder(
+		folder: vscode.WorkspaceFolder,
+		includes: readonly string[],
+		excludes: readonly ExcludeEntry[],
+	): Promise<vscode.Uri[]> {
+		const listing = await listFolderFiles(
+			folder.uri.fsPath,
+			globMatcher(includes),
+			excludeMatcher(excludes),
+		);
+		for (const { path, message } of listing.unlisted) {
+			this.log.warn(`Could not list ${path}: ${message}`);
+		}
+		return listing.files.map((path) => vscode.Uri.file(path));
 	}
 
 	private async scan(readAll: boolean): Promise<void> {
@@ -187,11 +223,23 @@ export class WorkspaceManifests implements vscode.Disposable {
 							);
 						}
 					};
+					// The size limit read once per folder, not per file.
+					const limits = new Map<string, number>();
+					const limitOf = (uri: vscode.Uri): number => {
+						const folder = vscode.workspace.getWorkspaceFolder(uri);
+						const key = folder?.uri.toString() ?? '';
+						let limit = limits.get(key);
+						if (limit === undefined) {
+							limit = readWorkspaceSettings(folder).maxFileBytes;
+							limits.set(key, limit);
+						}
+						return limit;
+					};
 					const worker = async (): Promise<void> => {
 						while (next < toRead.length) {
 							const uri = toRead[next++];
 							if (!uri) break;
-							await this.read(uri);
+							await this.read(uri, limitOf(uri));
 							done++;
 							reportProgress();
 						}
@@ -232,13 +280,15 @@ export class WorkspaceManifests implements vscode.Disposable {
 	}
 
 	/** Reads one file into the graph; what it cannot read is logged, never thrown. */
-	async read(uri: vscode.Uri): Promise<void> {
+	async read(
+		uri: vscode.Uri,
+		maxFileBytes = readWorkspaceSettings(vscode.workspace.getWorkspaceFolder(uri)).maxFileBytes,
+	): Promise<void> {
 		const key = uri.toString();
 		const label = vscode.workspace.asRelativePath(
 			uri,
 			(vscode.workspace.workspaceFolders?.length ?? 0) > 1,
 		);
-		const { maxFileBytes } = readWorkspaceSettings(vscode.workspace.getWorkspaceFolder(uri));
 		let text: string;
 		let mark = Date.now();
 		try {
