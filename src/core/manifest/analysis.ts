@@ -1,12 +1,13 @@
-// One reading of a manifest text shared by diagnostics, hovers and quick fixes: the objects (fast js-yaml path), which
-// of them the extension recognises, their statuses, and, on demand, each object's syntax tree for exact ranges.
+// One reading of a manifest text shared by diagnostics, hovers and quick fixes: the objects, which of them the
+// extension recognises, their statuses, and each object's syntax tree for exact ranges.
 //
-// Reading order, chosen for speed (a 1 MiB, 2,000-document file): values come from `parseManifests` (js-yaml, about
-// 10 MB/s here; the `yaml` package parses about 1 MB/s). Ranges come from `blockTreeOf`, a line reader for block-style
-// YAML, built only for the objects that need one; an object it cannot read (anchors, tags, multi-line flow) is
-// parsed alone with the `yaml` package. Texts the fast path refuses (syntax errors, templates, anchors) arrive with
-// `yaml` nodes already, which are used directly.
-import { parseManifests, type ParsedObject, type ParseResult } from './parse.ts';
+// Reading order, chosen for speed (a 1 MiB, 2,000-document file): plain block-style documents are read once, by
+// `blockTreeOf` (a line reader for block-style YAML), and their values taken from its trees (blockValues.ts); a run
+// of documents that reader is not sure of is read by js-yaml (`parseManifests`, about 10 MB/s here; the `yaml`
+// package parses about 1 MB/s), and its trees are built only for the objects that need one. An object the line
+// reader cannot read (anchors, tags, multi-line flow) is parsed alone with the `yaml` package. Texts the fast path
+// refuses (syntax errors, templates, anchors) arrive with `yaml` nodes already, which are used directly.
+import { parseManifestsWithTrees, type ParsedObject, type ParseResult } from './parse.ts';
 import {
 	blockTreeOf,
 	lineStartsOf,
@@ -14,6 +15,7 @@ import {
 	rangeOf,
 	treeOfYamlNode,
 	yamlTreeOf,
+	type LineStarts,
 	type Located,
 	type ObjectPath,
 	type TreeNode,
@@ -39,7 +41,7 @@ export interface AnalyzedObject {
 /** A manifest text read once; trees and statuses are computed on first use and kept. */
 export interface ManifestAnalysis {
 	readonly text: string;
-	readonly lineStarts: readonly number[];
+	readonly lineStarts: LineStarts;
 	readonly parse: ParseResult;
 	readonly objects: readonly AnalyzedObject[];
 	/** The syntax tree of an object (fast reader, else the `yaml` package); undefined if neither can read it. */
@@ -111,8 +113,8 @@ function referencedWorkloads(objects: readonly Record<string, unknown>[]): Set<n
 }
 
 function analyze(text: string): ManifestAnalysis {
-	const parse = parseManifests(text);
 	const lineStarts = lineStartsOf(text);
+	const { parse, trees } = parseManifestsWithTrees(text, lineStarts);
 	const values = parse.objects.map((entry) => entry.object);
 	const referenced = referencedWorkloads(values);
 	const objects: AnalyzedObject[] = parse.objects.map((parsed, index) => {
@@ -125,7 +127,12 @@ function analyze(text: string): ManifestAnalysis {
 			recognised: system !== 'kubernetes' || referenced.has(index),
 		};
 	});
+	// Trees the parse built on its way (block-style documents read once) are the ones `blockTreeOf` would build here.
 	const fastTrees = new Map<number, TreeNode | null>();
+	objects.forEach((entry) => {
+		const tree = trees.get(entry.parsed);
+		if (tree) fastTrees.set(entry.index, tree);
+	});
 	const carefulTrees = new Map<number, TreeNode | null>();
 	const statusCache = new Map<number | undefined, readonly (StatusResult | undefined)[]>();
 

@@ -12,10 +12,11 @@
 //   observedGeneration older than metadata.generation is stale).
 // - Status problems in dumps, judged by the engine (src/core/status) and put on the condition or field that says so.
 //
-// Performance (goal: a 1 MiB, 2,000-document file in <= 200 ms): values come from the js-yaml fast path (about
-// 90 ms for 1 MiB here), ranges from the line-based tree reader (yamlTree.ts), built only for recognised objects
-// that have findings; the `yaml` package (about 1 s for 1 MiB) runs only on single objects the line reader cannot
-// read, and on whole texts the fast path refuses (syntax errors, templates, anchors). See bench/diagnostics.ts.
+// Performance (goal: a 1 MiB, 2,000-document file in <= 100 ms): plain block-style documents are read once, by the
+// line-based tree reader (yamlTree.ts), values and ranges together; others take the js-yaml fast path, with trees
+// built only for the objects that need one; the `yaml` package (about 1 s for 1 MiB) runs only on single objects the
+// line reader cannot read, and on whole texts the fast path refuses (syntax errors, templates, anchors). See
+// analysis.ts and bench/diagnostics.ts.
 import { analyzeManifest, type AnalyzedObject, type ManifestAnalysis } from './analysis.ts';
 import { moveEntryFix, removeEntryFix, renameKeyFix, setScalarFix, type Fix } from './fixes.ts';
 import type { Located, ObjectPath, TreeNode } from './yamlTree.ts';

@@ -12,6 +12,14 @@ import { isRecord } from '../model/object.ts';
 import type { Range } from '../model/range.ts';
 import { exactIntegerLoad, noteExactIntegers } from './exactIntegers.ts';
 import { looksLikeJson, readJsonText } from './jsonManifests.ts';
+import { NotSure, valueOfTree } from './blockValues.ts';
+import {
+	blockTreeOf,
+	lineStartsOf,
+	positionAt,
+	type LineStarts,
+	type TreeNode,
+} from './yamlTree.ts';
 
 /** One Kubernetes object found in a text, with where it stands. */
 export interface ParsedObject {
@@ -114,7 +122,10 @@ function parseManifestsFast(
 	const documents: unknown[] = [];
 	const documentLines: number[] = [];
 	const sequenceItemLines = new Map<unknown, number[]>();
-	const stack: { line: number; children: number[] }[] = [];
+	// The listener runs for every node: it keeps a depth and the lines of the nodes two levels down only, allocating
+	// nothing per node. A node at depth 1 that closes as a sequence (a List's items) keeps the lines of its children.
+	let depth = 0;
+	let childLines: number[] = [];
 	const integers = exactIntegerLoad();
 	try {
 		jsyaml.loadAll(text, (document) => documents.push(integers.settle(document)), {
@@ -122,17 +133,17 @@ function parseManifestsFast(
 			json: true,
 			listener(event, state) {
 				if (event === 'open') {
-					if (stack.length === 0) documentLines.push(state.line + at.line);
-					stack.push({ line: state.line + at.line, children: [] });
+					if (depth === 0) documentLines.push(state.line + at.line);
+					else if (depth === 1) {
+						if (childLines.length > 0) childLines = [];
+					} else if (depth === 2) childLines.push(state.line + at.line);
+					depth++;
 					return;
 				}
-				const closed = stack.pop();
-				const parent = stack[stack.length - 1];
-				if (!closed) return;
-				parent?.children.push(closed.line);
-				// Items of a top-level sequence (a List's items) need their own lines.
-				if (stack.length === 1 && state.kind === 'sequence') {
-					sequenceItemLines.set(state.result, closed.children);
+				depth--;
+				if (depth === 1 && state.kind === 'sequence') {
+					sequenceItemLines.set(state.result, childLines);
+					childLines = [];
 				}
 			},
 		});
@@ -256,21 +267,11 @@ function isAnchorAt(text: string, index: number): boolean {
 	return /[\s[{,:-]/.test(before) && after !== '' && !/[\s,[\]{}]/.test(after);
 }
 
-function countLines(text: string, from: number, to: number): number {
-	let count = 0;
-	let at = text.indexOf('\n', from);
-	while (at >= 0 && at < to) {
-		count++;
-		at = text.indexOf('\n', at + 1);
-	}
-	return count;
-}
-
 /**
  * The documents of a stream, split where YAML itself splits them: a line starting with `---` ends every node,
  * block scalars and quoted text included. A stream with directives (`%YAML`) stays whole.
  */
-function documentSpansOf(text: string): DocumentSpan[] {
+function documentSpansOf(text: string, lineStarts: LineStarts): DocumentSpan[] {
 	const starts = [0];
 	if (!/^%/m.test(text)) {
 		for (let at = text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 4)) {
@@ -281,12 +282,8 @@ function documentSpansOf(text: string): DocumentSpan[] {
 		}
 	}
 	const spans: DocumentSpan[] = [];
-	let line = 0;
-	let previous = 0;
 	for (const start of starts) {
-		line += countLines(text, previous, start);
-		previous = start;
-		spans.push({ start, line, careful: false });
+		spans.push({ start, line: positionAt(lineStarts, start).line, careful: false });
 	}
 	let span = 0;
 	const markCareful = (index: number): void => {
@@ -316,13 +313,47 @@ export function parseManifests(
 		readonly jsonAsYaml?: boolean;
 	} = {},
 ): ParseResult {
+	return readManifests(text, options, undefined);
+}
+
+/** What `parseManifestsWithTrees` gives: the same result as `parseManifests`, and the trees it built on the way. */
+export interface ParseWithTrees {
+	readonly parse: ParseResult;
+	/** `blockTreeOf` of an object's lines, for the objects whose values were read from it. */
+	readonly trees: ReadonlyMap<ParsedObject, TreeNode>;
+}
+
+/**
+ * `parseManifests` for a caller that needs positions too (diagnostics, hovers): a run of plain block-style documents
+ * is read once, with the line reader, and its values taken from the trees (blockValues.ts); anything that reader is
+ * not sure of goes the `parseManifests` way. The result is the same as `parseManifests(text)`.
+ */
+export function parseManifestsWithTrees(text: string, lineStarts: LineStarts): ParseWithTrees {
+	const trees = new Map<ParsedObject, TreeNode>();
+	const parse = readManifests(text, { lineStarts }, trees);
+	return { parse, trees };
+}
+
+function readManifests(
+	text: string,
+	options: {
+		readonly fileName?: string;
+		readonly jsonAsYaml?: boolean;
+		/** The text's line starts (`lineStartsOf`), when the caller has them already. */
+		readonly lineStarts?: LineStarts;
+	},
+	/** Where the trees of block-read objects go; undefined: values from js-yaml only. */
+	trees: Map<ParsedObject, TreeNode> | undefined,
+): ParseResult {
 	const source = withLineFeeds(text);
 	if (options.jsonAsYaml !== true) {
 		const json = parseJsonManifests(source);
 		if (json) return json;
 	}
-	const spans = documentSpansOf(source);
-	const totalLines = countLines(source, 0, source.length) + 1;
+	const lineStarts =
+		source === text && options.lineStarts ? options.lineStarts : lineStartsOf(source);
+	const spans = documentSpansOf(source, lineStarts);
+	const totalLines = lineStarts.length;
 	const objects: ParsedObject[] = [];
 	const problems: ParseProblem[] = [];
 	let skippedDocuments = 0;
@@ -371,11 +402,130 @@ export function parseManifests(
 		if (!spans[first]?.careful) {
 			while (last + 1 < spans.length && !spans[last + 1]?.careful) last++;
 		}
-		const read = spans[first]?.careful ? readCarefully(first) : readFast(first, last);
+		const blockRead =
+			trees && source === text && !spans[first]?.careful
+				? readBlockRun(source, lineStarts, spans, first, last, startOf(first), trees)
+				: undefined;
+		if (blockRead) keep(blockRead);
+		const read =
+			blockRead !== undefined ||
+			(spans[first]?.careful ? readCarefully(first) : readFast(first, last));
 		if (!read) return { objects: [], problems: [], skippedDocuments: spans.length };
 		first = last + 1;
 	}
 	return { objects, problems, skippedDocuments };
+}
+
+/** Whether the line from `from` to `to` holds nothing but spaces, tabs and a comment. */
+function isBlankOrComment(text: string, from: number, to: number): boolean {
+	for (let at = from; at < to; at++) {
+		const char = text.charCodeAt(at);
+		if (char === 35) {
+			return at === from || text.charCodeAt(at - 1) === 32 || text.charCodeAt(at - 1) === 9;
+		}
+		if (char !== 32 && char !== 9 && char !== 13) return false;
+	}
+	return true;
+}
+
+// What js-yaml refuses in a scalar (control characters, lone surrogates), and more (every surrogate, U+FEFF, U+2028,
+// U+2029): a text holding any of them is left to js-yaml.
+const unreadable =
+	// eslint-disable-next-line no-control-regex -- the control characters js-yaml refuses
+	/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uD800-\uDFFF\uFEFF\uFFFE\uFFFF\u2028\u2029]/;
+
+/**
+ * Spans first..last read with the line reader, values from its trees: what the js-yaml path gives for them, or
+ * undefined when any document is beyond the reader (then the caller reads the run with js-yaml). Each span must be one
+ * block mapping after its `---` line (the first span may have none, or only comments before the next span's `---`).
+ */
+function readBlockRun(
+	source: string,
+	lineStarts: LineStarts,
+	spans: readonly DocumentSpan[],
+	first: number,
+	last: number,
+	at: PartStart,
+	trees: Map<ParsedObject, TreeNode>,
+): PartResult | undefined {
+	const lineCount = lineStarts.length;
+	const lineStart = (line: number): number =>
+		line < lineCount ? (lineStarts[line] ?? 0) : source.length;
+	const lineEnd = (line: number): number =>
+		line + 1 < lineCount ? (lineStarts[line + 1] ?? 0) - 1 : source.length;
+	const runEnd = last + 1 < spans.length ? (spans[last + 1]?.start ?? 0) : source.length;
+	const lastLine = last + 1 < spans.length ? (spans[last + 1]?.line ?? 0) : lineCount;
+	const runText = source.slice(at.offset, runEnd);
+	if (unreadable.test(runText)) return undefined;
+	// Every `---` at a line start must be a span's start, and no `...` may end a document early.
+	if (runText.startsWith('...') || runText.includes('\n...')) return undefined;
+	let markers = 0;
+	for (
+		let found = runText.indexOf('\n---');
+		found >= 0;
+		found = runText.indexOf('\n---', found + 4)
+	) {
+		markers++;
+	}
+	if (markers !== last - first) return undefined;
+	// The line of each document's first node, as js-yaml's listener gives it.
+	const documentLines: number[] = [];
+	for (let index = first; index <= last; index++) {
+		const span = spans[index];
+		if (!span) return undefined;
+		const spanEndLine = index + 1 < spans.length ? (spans[index + 1]?.line ?? 0) : lineCount;
+		let line = span.line;
+		if (source.startsWith('---', span.start)) {
+			if (!isBlankOrComment(source, span.start + 3, lineEnd(line))) return undefined;
+			line++;
+		} else if (span.start !== 0) return undefined;
+		while (line < spanEndLine && isBlankOrComment(source, lineStart(line), lineEnd(line))) line++;
+		if (line >= spanEndLine) {
+			// Only comments before the next span's `---`: no document of its own, at the start of the text only.
+			if (span.start === 0 && !source.startsWith('---') && index < last) continue;
+			return undefined;
+		}
+		const head = source.charCodeAt(lineStart(line));
+		if (head === 32 || head === 9) return undefined;
+		documentLines.push(line);
+	}
+	const objects: ParsedObject[] = [];
+	let skippedDocuments = 0;
+	for (let index = 0; index < documentLines.length; index++) {
+		const startLine = documentLines[index] ?? 0;
+		const endLine = (documentLines[index + 1] ?? lastLine) - 1;
+		const tree = blockTreeOf(source, lineStarts, startLine, endLine);
+		if (!tree) return undefined;
+		// The tree must hold the whole document: after it, only blank lines, comments and the next `---` line.
+		const treeEndLine = positionAt(lineStarts, Math.max(tree.end - 1, 0)).line;
+		for (let line = treeEndLine + 1; line <= endLine; line++) {
+			const from = lineStart(line);
+			const to = lineEnd(line);
+			if (isBlankOrComment(source, from, to)) continue;
+			if (source.startsWith('---', from) && isBlankOrComment(source, from + 3, to)) continue;
+			return undefined;
+		}
+		let value: Record<string, unknown>;
+		try {
+			value = valueOfTree(source, tree);
+		} catch (error) {
+			if (error instanceof NotSure) return undefined;
+			throw error;
+		}
+		if (isList(value)) return undefined;
+		if (!isKubernetesObject(value)) {
+			skippedDocuments++;
+			continue;
+		}
+		const parsed: ParsedObject = {
+			object: value,
+			documentIndex: at.document + index,
+			range: lineRange(startLine, endLine),
+		};
+		trees.set(parsed, tree);
+		objects.push(parsed);
+	}
+	return { objects, problems: [], skippedDocuments, documentCount: documentLines.length };
 }
 
 /**

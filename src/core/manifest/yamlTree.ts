@@ -63,19 +63,24 @@ export type TreeNode = ScalarNode | MapNode | SeqNode;
 // ---------------------------------------------------------------------------------------------------------------
 // Offsets and positions
 
+/** The offset at which each line starts, in order. */
+export type LineStarts = ArrayLike<number>;
+
 /** The offset at which each line starts, for position conversions. */
-export function lineStartsOf(text: string): number[] {
-	const starts = [0];
-	let index = text.indexOf('\n');
-	while (index >= 0) {
-		starts.push(index + 1);
-		index = text.indexOf('\n', index + 1);
+export function lineStartsOf(text: string): LineStarts {
+	// Counted first, then filled: a typed array of the right size costs a fifth of growing a JS array line by line.
+	let count = 1;
+	for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+	const starts = new Uint32Array(count);
+	let line = 1;
+	for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+		starts[line++] = at + 1;
 	}
 	return starts;
 }
 
 /** The position of an offset, by binary search over line starts. */
-export function positionAt(lineStarts: readonly number[], offset: number): Position {
+export function positionAt(lineStarts: LineStarts, offset: number): Position {
 	let low = 0;
 	let high = lineStarts.length - 1;
 	while (low < high) {
@@ -87,13 +92,13 @@ export function positionAt(lineStarts: readonly number[], offset: number): Posit
 }
 
 /** The offset of a position (clamped to the line's start when the line does not exist). */
-export function offsetAt(lineStarts: readonly number[], position: Position): number {
+export function offsetAt(lineStarts: LineStarts, position: Position): number {
 	const start = lineStarts[Math.min(Math.max(position.line, 0), lineStarts.length - 1)] ?? 0;
 	return start + Math.max(position.character, 0);
 }
 
 /** The range between two offsets. */
-export function rangeOf(lineStarts: readonly number[], start: number, end: number): Range {
+export function rangeOf(lineStarts: LineStarts, start: number, end: number): Range {
 	return { start: positionAt(lineStarts, start), end: positionAt(lineStarts, end) };
 }
 
@@ -103,11 +108,55 @@ export function rangeOf(lineStarts: readonly number[], start: number, end: numbe
 /** Thrown inside the fast builder when the text is beyond it; caught at its entry point. */
 class Unsupported extends Error {}
 
-// A mapping key at the start of the remaining text: double-quoted, single-quoted or plain, then `:` and a space or the
-// end of the line. Plain keys may not start with an indicator (YAML 1.2 §7.3.3), except `-`, `?` and `:` before a
-// non-space.
-const keyPattern =
-	/(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|((?:[^\s\-?:,[\]{}#&*!|>'"%@`]|[-?:](?=[^\s]))[^\n]*?))[ \t]*:(?=[ \t\r\n]|$)/y;
+// Characters a plain key may not start with (besides white space and `-?:` before a space).
+const plainKeyIndicators = new Set([...',[]{}#&*!|>\'"%@`'].map((char) => char.charCodeAt(0)));
+
+/** White space as a regular expression's `\s` sees it. */
+function isJsSpace(code: number): boolean {
+	return (
+		code === 32 ||
+		(code >= 9 && code <= 13) ||
+		code === 0xa0 ||
+		code === 0x1680 ||
+		(code >= 0x2000 && code <= 0x200a) ||
+		code === 0x2028 ||
+		code === 0x2029 ||
+		code === 0x202f ||
+		code === 0x205f ||
+		code === 0x3000 ||
+		code === 0xfeff
+	);
+}
+
+/** The offset of the quote closing a quoted key that opens at `offset`, on its line; undefined if none. */
+function quotedKeyEnd(text: string, offset: number, quote: number): number | undefined {
+	for (let at = offset + 1; at < text.length; at++) {
+		const char = text.charCodeAt(at);
+		if (char === 10) return undefined;
+		if (quote === 34 && char === 92) {
+			const next = text.charCodeAt(at + 1);
+			if (Number.isNaN(next) || next === 10 || next === 13 || next === 0x2028 || next === 0x2029) {
+				return undefined;
+			}
+			at++;
+		} else if (char === quote) {
+			if (quote === 39 && text.charCodeAt(at + 1) === 39) at++;
+			else return at;
+		}
+	}
+	return undefined;
+}
+
+/** The offset of a `:` after spaces and tabs from `offset`, followed by white space or the end; else undefined. */
+function colonAfter(text: string, offset: number): number | undefined {
+	let at = offset;
+	while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+	if (text.charCodeAt(at) !== 58) return undefined;
+	const after = text.charCodeAt(at + 1);
+	return after === 32 || after === 9 || after === 13 || after === 10 || Number.isNaN(after)
+		? at
+		: undefined;
+}
 
 interface LineView {
 	readonly start: number;
@@ -139,11 +188,13 @@ function quoteEnd(text: string, from: number, limit: number, quote: number): num
 class BlockReader {
 	private readonly views: LineView[] = [];
 	private readonly text: string;
-	private readonly lineStarts: readonly number[];
+	private readonly lineStarts: LineStarts;
 	private readonly firstLine: number;
 	private readonly lastLine: number;
+	/** The line of the last character of the node read last (set by every reading method before it returns). */
+	private endLine = 0;
 
-	constructor(text: string, lineStarts: readonly number[], firstLine: number, lastLine: number) {
+	constructor(text: string, lineStarts: LineStarts, firstLine: number, lastLine: number) {
 		this.text = text;
 		this.lineStarts = lineStarts;
 		this.firstLine = firstLine;
@@ -202,30 +253,52 @@ class BlockReader {
 		return at >= lineEnd || this.text.charCodeAt(at) === 35;
 	}
 
-	/** A key at `offset`, or undefined. */
+	/**
+	 * A key at `offset`, or undefined: double-quoted, single-quoted or plain, then `:` and a space or the end of the
+	 * line. Plain keys may not start with an indicator (YAML 1.2 §7.3.3), except `-`, `?` and `:` before a non-space.
+	 * Scanned by hand (this runs on every line of a document).
+	 */
 	keyAt(offset: number, lineEnd: number): { key: string; end: number; colon: number } | undefined {
-		keyPattern.lastIndex = offset;
-		const match = keyPattern.exec(this.text);
-		if (!match || match.index !== offset || offset + match[0].length > lineEnd) return undefined;
-		let key: string;
-		let end: number;
-		if (match[1] !== undefined) {
-			try {
-				key = JSON.parse(`"${match[1]}"`) as string;
-			} catch {
-				throw new Unsupported('escape in a double-quoted key');
-			}
-			end = offset + match[1].length + 2;
-		} else if (match[2] !== undefined) {
-			key = match[2].replace(/''/g, "'");
-			end = offset + match[2].length + 2;
-		} else {
-			const plain = match[3] ?? '';
-			key = plain.replace(/[ \t]+$/, '');
-			if (key.includes(' #')) return undefined;
-			end = offset + key.length;
+		const text = this.text;
+		const first = text.charCodeAt(offset);
+		if (first === 34 || first === 39) {
+			const close = quotedKeyEnd(text, offset, first);
+			if (close === undefined) return undefined;
+			const colon = colonAfter(text, close + 1);
+			if (colon === undefined || colon + 1 > lineEnd) return undefined;
+			const content = text.slice(offset + 1, close);
+			let key: string;
+			if (first === 34) {
+				try {
+					key = JSON.parse(`"${content}"`) as string;
+				} catch {
+					throw new Unsupported('escape in a double-quoted key');
+				}
+			} else key = content.replace(/''/g, "'");
+			return { key, end: close + 1, colon };
 		}
-		return { key, end, colon: offset + match[0].length - 1 };
+		if (isJsSpace(first) || Number.isNaN(first)) return undefined;
+		if (first === 45 || first === 63 || first === 58) {
+			const next = text.charCodeAt(offset + 1);
+			if (Number.isNaN(next) || isJsSpace(next)) return undefined;
+		} else if (plainKeyIndicators.has(first)) return undefined;
+		for (let colon = text.indexOf(':', offset + 1); colon >= 0 && colon < lineEnd;) {
+			const after = text.charCodeAt(colon + 1);
+			if (after === 32 || after === 9 || after === 13 || after === 10 || Number.isNaN(after)) {
+				let end = colon;
+				while (
+					end > offset &&
+					(text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)
+				) {
+					end--;
+				}
+				const key = text.slice(offset, end);
+				if (key.includes(' #')) return undefined;
+				return { key, end, colon };
+			}
+			colon = text.indexOf(':', colon + 1);
+		}
+		return undefined;
 	}
 
 	/** Reads a block node whose first line is `line`, at `column`; `parentIndent` is the column of its parent's keys. */
@@ -238,7 +311,7 @@ class BlockReader {
 			return this.sequence(line, column);
 		}
 		if (this.keyAt(at, view.end)) return this.mapping(line, column);
-		return this.scalarValue(line, at, parentIndent).node;
+		return this.scalarValue(line, at, parentIndent);
 	}
 
 	/** A block mapping whose keys stand at `column`, the first on `line`. */
@@ -246,6 +319,7 @@ class BlockReader {
 		const entries: MapEntry[] = [];
 		let current: number | undefined = line;
 		let end = 0;
+		let endLine = line;
 		const start = (this.line(line)?.start ?? 0) + column;
 		while (current !== undefined) {
 			const view = this.line(current);
@@ -269,11 +343,10 @@ class BlockReader {
 				) {
 					value = this.sequence(next, column);
 				}
-				nextLine = value ? this.nextContent(this.lineOf(value.end) + 1) : next;
+				nextLine = value ? this.nextContent(this.endLine + 1) : next;
 			} else {
-				const scalar = this.scalarValue(current, valueStart, column);
-				value = scalar.node;
-				nextLine = this.nextContent(scalar.lastLine + 1);
+				value = this.scalarValue(current, valueStart, column);
+				nextLine = this.nextContent(this.endLine + 1);
 			}
 			entries.push(
 				value
@@ -281,6 +354,7 @@ class BlockReader {
 					: { key: key.key, keyStart, keyEnd: key.end },
 			);
 			end = value ? value.end : key.colon + 1;
+			endLine = value ? this.endLine : current;
 			if (nextLine === undefined) break;
 			const nextView = this.line(nextLine);
 			if (!nextView || nextView.indent < column) break;
@@ -288,6 +362,7 @@ class BlockReader {
 			if (this.isDash(nextView)) break;
 			current = nextLine;
 		}
+		this.endLine = endLine;
 		return { kind: 'map', start, end, flow: false, entries };
 	}
 
@@ -307,6 +382,7 @@ class BlockReader {
 		let current: number | undefined = line;
 		const start = (this.line(line)?.start ?? 0) + column;
 		let end = start + 1;
+		let endLine = line;
 		let first = true;
 		while (current !== undefined) {
 			const view = this.line(current);
@@ -328,37 +404,32 @@ class BlockReader {
 				const nextView = next === undefined ? undefined : this.line(next);
 				if (next !== undefined && nextView && nextView.indent > column) {
 					node = this.blockNode(next, nextView.indent, column);
-					nextLine = this.nextContent(this.lineOf(node.end) + 1);
+					nextLine = this.nextContent(this.endLine + 1);
 				} else nextLine = next;
 			} else {
 				if (this.isDashAt(contentStart, view.end)) {
 					node = this.sequence(current, contentStart - view.start);
-					nextLine = this.nextContent(this.lineOf(node.end) + 1);
 				} else if (this.keyAt(contentStart, view.end)) {
 					node = this.mapping(current, contentStart - view.start);
-					nextLine = this.nextContent(this.lineOf(node.end) + 1);
 				} else {
-					const scalar = this.scalarValue(current, contentStart, column);
-					node = scalar.node;
-					nextLine = this.nextContent(scalar.lastLine + 1);
+					node = this.scalarValue(current, contentStart, column);
 				}
+				nextLine = this.nextContent(this.endLine + 1);
 			}
 			items.push(node ? { dash, node } : { dash });
 			end = node ? node.end : dash + 1;
+			endLine = node ? this.endLine : current;
 			current = nextLine;
 		}
+		this.endLine = endLine;
 		return { kind: 'seq', start, end, flow: false, items };
-	}
-
-	lineOf(offset: number): number {
-		return positionAt(this.lineStarts, Math.max(offset - 1, 0)).line;
 	}
 
 	/**
 	 * A scalar (or one-line flow collection) starting at `at` on `line`, with its continuation lines: lines indented
 	 * deeper than `indent` for plain and block scalars, up to the closing quote for quoted ones.
 	 */
-	scalarValue(line: number, at: number, indent: number): { node: TreeNode; lastLine: number } {
+	scalarValue(line: number, at: number, indent: number): TreeNode {
 		const view = this.line(line);
 		if (!view) throw new Unsupported('no line');
 		const char = this.text.charCodeAt(at);
@@ -387,7 +458,8 @@ class BlockReader {
 				lastLine = next;
 				end = nextView.end;
 			}
-			return { node: { kind: 'scalar', start: at, end }, lastLine };
+			this.endLine = lastLine;
+			return { kind: 'scalar', start: at, end };
 		}
 		if (char === 123 || char === 91) {
 			const close = this.flowEnd(at, view.end);
@@ -396,7 +468,8 @@ class BlockReader {
 			const flow = new FlowReader(this.text, close);
 			const node = flow.node(at);
 			if (flow.skip(node.end) !== close) throw new Unsupported('flow collection');
-			return { node, lastLine: line };
+			this.endLine = line;
+			return node;
 		}
 		if (char === 34 || char === 39) {
 			let position = at + 1;
@@ -408,7 +481,8 @@ class BlockReader {
 					if (!this.restIsEmpty(close, lineEnd)) {
 						throw new Unsupported('text after a quoted scalar');
 					}
-					return { node: { kind: 'scalar', start: at, end: close }, lastLine: currentLine };
+					this.endLine = currentLine;
+					return { kind: 'scalar', start: at, end: close };
 				}
 				currentLine++;
 				const nextView = this.line(currentLine);
@@ -420,18 +494,26 @@ class BlockReader {
 		// A plain scalar, possibly continued on deeper lines.
 		let end = this.trimComment(at, view.end);
 		let lastLine = line;
-		if (this.text.slice(at, end).includes(': ')) throw new Unsupported('colon in a plain scalar');
+		for (let colon = at; colon + 2 <= end; colon++) {
+			if (this.text.charCodeAt(colon) === 58 && this.text.charCodeAt(colon + 1) === 32) {
+				throw new Unsupported('colon in a plain scalar');
+			}
+		}
 		for (let next = line + 1; next <= this.lastLine; next++) {
 			const nextView = this.line(next);
 			if (!nextView) break;
-			const raw = this.rawIndent(nextView);
-			if (raw.blank) continue;
-			if (raw.indent <= indent || nextView.indent < 0) break;
+			// A comment line ends the scalar; a line of spaces does not (line views mark both with indent -1).
+			if (nextView.indent < 0) {
+				if (this.rawIndent(nextView).blank) continue;
+				break;
+			}
+			if (nextView.indent <= indent) break;
 			if (this.isDocumentMarker(nextView)) break;
 			lastLine = next;
-			end = this.trimComment(nextView.start + raw.indent, nextView.end);
+			end = this.trimComment(nextView.start + nextView.indent, nextView.end);
 		}
-		return { node: { kind: 'scalar', start: at, end }, lastLine };
+		this.endLine = lastLine;
+		return { kind: 'scalar', start: at, end };
 	}
 
 	rawIndent(view: LineView): { indent: number; blank: boolean } {
@@ -589,7 +671,7 @@ class FlowReader {
  */
 export function blockTreeOf(
 	text: string,
-	lineStarts: readonly number[],
+	lineStarts: LineStarts,
 	firstLine: number,
 	lastLine: number,
 	listItem = false,
@@ -679,7 +761,7 @@ export function treeOfYamlNode(node: unknown, offset = 0, source?: string): Tree
  */
 export function yamlTreeOf(
 	text: string,
-	lineStarts: readonly number[],
+	lineStarts: LineStarts,
 	firstLine: number,
 	lastLine: number,
 	listItem = false,
