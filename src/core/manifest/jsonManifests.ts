@@ -61,6 +61,15 @@ function closingQuote(text: string, open: number): number {
 	return -1;
 }
 
+/** The value of a JSON string literal's contents, or undefined when they are not valid JSON. */
+function jsonStringOrUndefined(raw: string): string | undefined {
+	try {
+		return JSON.parse(`"${raw}"`) as string;
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * What one pass over a JSON text finds of its top level: where the text's value starts, the top-level `items` keys
  * and array, and where the elements of that array start and end. Line feeds only occur between tokens in JSON, so
@@ -119,7 +128,12 @@ class TopLevelScan {
 					if (close < 0) return length;
 					if (this.depth === 1 && this.expectKey) {
 						const raw = text.slice(index + 1, close);
-						const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+						const key = raw.includes('\\') ? jsonStringOrUndefined(raw) : raw;
+						// An escape JSON lacks (YAML's \x41, \e): not JSON, left to the YAML reader.
+						if (key === undefined) {
+							this.malformed = true;
+							return length;
+						}
 						this.lastKeyIsItems = key === 'items';
 						if (this.lastKeyIsItems) this.itemsKeys++;
 						this.expectKey = false;

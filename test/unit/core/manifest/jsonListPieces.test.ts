@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readJsonText } from '../../../../src/core/manifest/jsonManifests.ts';
+import { parseManifests } from '../../../../src/core/manifest/parse.ts';
 import { int64Field } from '../../../../src/core/model/int64.ts';
 
 /** The lines of the first token and of each element of the last top-level `items` array, by a plain tokenizer. */
@@ -238,6 +239,19 @@ describe('the JSON reader of pretty-printed Lists', () => {
 			JSON.stringify(list, null, 4).replace('},\n        {', '},\n\n        {'),
 		]) {
 			assert.ok(assertReadsAsJsonParse(text, text));
+		}
+	});
+
+	it('leaves a YAML flow text whose keys hold escapes JSON lacks to the YAML reader, without throwing', () => {
+		for (const text of [
+			'{"a\\x41": 1}',
+			'{"kind": "ConfigMap", "apiVersion": "v1", "metadata": {"name": "x"}, "n\\e": 1}\n',
+			'{"items\\_": [\n  {"a": 1},\n  {"b": 2}\n]}',
+		]) {
+			assert.equal(readJsonText(text), undefined, text);
+			const parsed = parseManifests(text);
+			assert.equal(parsed.objects.length + parsed.skippedDocuments, 1, text);
+			assert.deepEqual(parsed.problems, [], text);
 		}
 	});
 
