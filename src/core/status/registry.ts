@@ -127,16 +127,22 @@ export function computeStatuses(
 	options: StatusOptions = {},
 ): StatusResult[] {
 	const rollups = computeFleetRollups(objects);
-	const workloads = new Map<string, unknown>();
-	for (const object of objects) {
-		if (!isRecord(object) || systemOf(object) === 'kubestellar') continue;
-		const ref = refOf(object);
-		workloads.set(`${groupOf(ref.apiVersion)}|${ref.kind}|${ref.namespace}|${ref.name}`, object);
-	}
+	// Built on the first WorkStatus that asks: most sets hold none.
+	let workloads: Map<string, unknown> | undefined;
+	const workloadsByKey = (): Map<string, unknown> => {
+		if (workloads) return workloads;
+		workloads = new Map();
+		for (const object of objects) {
+			if (!isRecord(object) || systemOf(object) === 'kubestellar') continue;
+			const ref = refOf(object);
+			workloads.set(`${groupOf(ref.apiVersion)}|${ref.kind}|${ref.namespace}|${ref.name}`, object);
+		}
+		return workloads;
+	};
 	const workloadLookup: WorkloadLookup =
 		options.workloadLookup ??
 		((sourceRef) =>
-			workloads.get(
+			workloadsByKey().get(
 				`${typeof sourceRef.group === 'string' ? sourceRef.group : ''}|${String(sourceRef.kind)}|${typeof sourceRef.namespace === 'string' ? sourceRef.namespace : ''}|${String(sourceRef.name)}`,
 			));
 	const objectOptions: StatusOptions = { ...options, workloadLookup };
