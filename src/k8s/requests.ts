@@ -253,7 +253,7 @@ export const defaultMaxResponseBytes = 256 * 1024 * 1024;
 export const defaultMaxWatchEventBytes = 16 * 1024 * 1024;
 
 /** The VS Code setting that raises `maxResponseBytes`, named in the message of an answer above it. */
-const maxResponseSetting = 'kubeStatusLens.clusters.maxResponseMiB';
+const maxResponseSetting = 'kubeStatusLens.clusters.maxResponseMB';
 
 // Shared connections are renewed this often, so certificate and CA files rewritten on disk are read again.
 const connectionReuseMs = 5 * 60_000;

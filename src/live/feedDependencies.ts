@@ -36,7 +36,7 @@ export interface LiveSettings {
 	readonly namespaces: readonly string[];
 	readonly bundleDeploymentThreshold: number;
 	readonly kubestellarPairs: readonly ContextPair[];
-	/** Larger answers from a cluster are refused (kubeStatusLens.clusters.maxResponseMiB). */
+	/** Larger answers from a cluster are refused (kubeStatusLens.clusters.maxResponseMB). */
 	readonly maxResponseBytes?: number;
 }
 

@@ -6,6 +6,7 @@ import { contextPairsOf, type ContextPair } from '../core/merge/contextPairing.t
 export const settingKeys = [
 	'kubeStatusLens.workspace.include',
 	'kubeStatusLens.workspace.exclude',
+	'kubeStatusLens.workspace.maxFileSizeKB',
 	'kubeStatusLens.workspace.maxFileSizeKiB',
 	'kubeStatusLens.tree.problemsOnly',
 	'kubeStatusLens.mergePreview.rules',
@@ -18,8 +19,32 @@ export const settingKeys = [
 	'kubeStatusLens.clusters.namespaces',
 	'kubeStatusLens.clusters.bundleDeploymentThreshold',
 	'kubeStatusLens.clusters.kubestellarPairs',
+	'kubeStatusLens.clusters.maxResponseMB',
 	'kubeStatusLens.clusters.maxResponseMiB',
 ] as const;
+
+/**
+ * A positive number setting, or the one it was renamed from while the new one is set nowhere (the Settings UI titles a
+ * key from its camelCase words, so `maxFileSizeKiB` read "Max File Size Ki B" and became `maxFileSizeKB`).
+ */
+function renamedNumber(
+	config: vscode.WorkspaceConfiguration,
+	key: string,
+	oldKey: string,
+	fallback: number,
+): number {
+	const positive = (value: unknown): value is number => typeof value === 'number' && value > 0;
+	const current = config.inspect<unknown>(key);
+	const setAnywhere =
+		current?.globalValue !== undefined ||
+		current?.workspaceValue !== undefined ||
+		current?.workspaceFolderValue !== undefined;
+	const value = config.get<unknown>(key);
+	if (setAnywhere && positive(value)) return value;
+	const old = config.get<unknown>(oldKey);
+	if (positive(old)) return old;
+	return positive(value) ? value : fallback;
+}
 
 function stringArray(value: unknown, fallback: readonly string[]): string[] {
 	return Array.isArray(value)
@@ -37,11 +62,10 @@ export interface WorkspaceSettings {
 /** Typed read of kubeStatusLens.workspace.* for a folder. */
 export function readWorkspaceSettings(scope?: vscode.ConfigurationScope): WorkspaceSettings {
 	const config = vscode.workspace.getConfiguration('kubeStatusLens.workspace', scope);
-	const maxKiB = config.get<unknown>('maxFileSizeKiB');
 	return {
 		include: stringArray(config.get<unknown>('include'), ['**/*.{yaml,yml,json}']),
 		exclude: stringArray(config.get<unknown>('exclude'), []),
-		maxFileBytes: (typeof maxKiB === 'number' && maxKiB > 0 ? maxKiB : 5120) * 1024,
+		maxFileBytes: renamedNumber(config, 'maxFileSizeKB', 'maxFileSizeKiB', 5120) * 1024,
 	};
 }
 
@@ -98,7 +122,6 @@ export function readClusterSettings(): {
 	const config = vscode.workspace.getConfiguration('kubeStatusLens.clusters');
 	const kubeconfig = config.inspect<string>('kubeconfig');
 	const threshold = config.get<unknown>('bundleDeploymentThreshold');
-	const maxMiB = config.get<unknown>('maxResponseMiB');
 	return {
 		enabled: config.get<boolean>('enabled') !== false,
 		// Only the user's (global) value counts, whatever scope a workspace tries to set.
@@ -107,6 +130,6 @@ export function readClusterSettings(): {
 		namespaces: stringArray(config.get<unknown>('namespaces'), []),
 		bundleDeploymentThreshold: typeof threshold === 'number' && threshold > 0 ? threshold : 20_000,
 		kubestellarPairs: contextPairsOf(config.get<unknown>('kubestellarPairs')),
-		maxResponseBytes: (typeof maxMiB === 'number' && maxMiB > 0 ? maxMiB : 256) * 1024 * 1024,
+		maxResponseBytes: renamedNumber(config, 'maxResponseMB', 'maxResponseMiB', 256) * 1024 * 1024,
 	};
 }

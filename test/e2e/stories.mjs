@@ -121,6 +121,32 @@ export async function runStories(page, { out }) {
 	});
 
 	await story(
+		'a user selects a row, filters by namespace from the view menu, sees the filter and clears it',
+		async () => {
+			await page.mouse.move(700, 700);
+			await (await tree.waitForRow('fleet-default/shop')).click();
+			await page.locator('.sidebar .codicon-toolbar-more').first().click();
+			await page
+				.locator('.context-view .action-label', { hasText: 'Filter by Namespace' })
+				.first()
+				.click();
+			// It asks (the namespaces present, with counts) instead of filtering by the selected row.
+			const choice = page
+				.locator('.quick-input-list .monaco-list-row', { hasText: 'harbor-dr' })
+				.first();
+			await choice.waitFor();
+			await shot('tree-filter-pick.png');
+			await choice.click();
+			await tree.expand('HarborClusters');
+			await tree.waitForRow('harbor-dr');
+			await page.locator('.sidebar', { hasText: 'objects shown' }).first().waitFor();
+			await shot('tree-filtered.png');
+			await page.locator('.sidebar .codicon-clear-all').first().click();
+			await tree.waitForRow('fleet-default/shop');
+		},
+	);
+
+	await story(
 		'a user asks to explain a status and reads the chain down to the failing resource',
 		async () => {
 			await page.mouse.move(700, 700);

@@ -425,7 +425,7 @@ describe('hostile servers: every fault bounded, visible, and recovered from', ()
 		await reachesState(
 			session,
 			'server-error',
-			/list gitrepos\.fleet\.cattle\.io across namespaces is larger than 1 MiB.*kubeStatusLens\.clusters\.maxResponseMiB/,
+			/list gitrepos\.fleet\.cattle\.io across namespaces is larger than 1 MiB.*kubeStatusLens\.clusters\.maxResponseMB/,
 		);
 		server.behaviour.list = 'good';
 		await reachesReady(session);

@@ -223,11 +223,11 @@ describe('what the graph holds follows the cluster', () => {
 });
 
 describe('settings reach the cluster client', () => {
-	it('refuses answers above kubeStatusLens.clusters.maxResponseMiB and says which setting raises it', () =>
+	it('refuses answers above kubeStatusLens.clusters.maxResponseMB and says which setting raises it', () =>
 		withHarness({ clusters: ['platform'], maxResponseBytes: 100 }, async (harness) => {
 			await harness.feed.start();
 			await until(
-				() => harness.feed.summary.some((line) => line.includes('maxResponseMiB')),
+				() => harness.feed.summary.some((line) => line.includes('maxResponseMB')),
 				() => `the context to name the size limit (${harness.feed.summary.join('; ')})`,
 				[harness.graphChanged],
 			);

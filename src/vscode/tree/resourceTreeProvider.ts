@@ -3,6 +3,8 @@ import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { TreeFilter } from '../../core/tree/filter.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
 import { tooltipFor, treeItemOf } from './treeItems.ts';
+import { isFilterActive } from '../../core/tree/filter.ts';
+import { filterHidesAllItem } from './filterText.ts';
 
 /** Lists the children of a node that are not watched (the BundleDeployments of a roll-ups-only root). */
 export interface OnDemandChildren {
@@ -152,6 +154,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	getChildren(id?: string): string[] {
 		if (id?.includes(markerSeparator)) return [];
 		const children = this.graph.children(id, this.filter).map((node) => node.id);
+		// A filter that hides every root says so, rather than leave a blank view.
+		if (id === undefined && children.length === 0 && isFilterActive(this.filter)) {
+			return this.graph.roots().length > 0 ? [`${markerSeparator}filtered`] : [];
+		}
 		const node = id === undefined ? undefined : this.graph.node(id);
 		if (!node?.listOnDemand || !this.onDemand || id === undefined) return children;
 		let state = this.listings.get(id);
@@ -211,6 +217,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 
 	private markerItem(id: string): vscode.TreeItem {
 		const [parentId = '', marker] = id.split(markerSeparator);
+		if (marker === 'filtered') return filterHidesAllItem(this.filter);
 		const state = this.listings.get(parentId);
 		const what =
 			this.graph.node(parentId)?.ref?.kind === 'Cluster' ? 'this cluster' : 'this Bundle';
@@ -236,7 +243,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	}
 
 	getParent(id: string): string | undefined {
-		if (id.includes(markerSeparator)) return id.split(markerSeparator)[0];
+		if (id.includes(markerSeparator)) return id.split(markerSeparator)[0] || undefined;
 		return this.graph.parentOf(id)?.id;
 	}
 

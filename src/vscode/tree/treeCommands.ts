@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { statusSummaryText } from '../../core/explain/explainDocument.ts';
+import { isFilterActive, type TreeFilter } from '../../core/tree/filter.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
 import { type TreeNode } from '../../core/tree/treeNode.ts';
@@ -9,6 +10,7 @@ import { visibleLine } from '../../core/text/visible.ts';
 import type { ExplainProvider } from '../explain/explainProvider.ts';
 import type { Log } from '../log.ts';
 import { readProblemsOnly } from '../settings.ts';
+import { filterSummary } from './filterText.ts';
 import type { ResourceTreeProvider } from './resourceTreeProvider.ts';
 import type { WorkspaceManifests } from '../workspace/workspaceManifests.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
@@ -62,18 +64,52 @@ async function pickObjectNode(
 	return picked ? graph.node(picked.id) : undefined;
 }
 
-/** The namespaces of the objects in the tree, sorted. */
-function namespacesOf(graph: ResourceGraph): string[] {
-	const found = new Set<string>();
+/**
+ * Every object of the tree once (an object can show under two parents), visiting at most `limit` rows: the objects
+ * are counted per root and key, as the tree shows them under `filter`.
+ */
+function objectsShown(
+	graph: ResourceGraph,
+	filter: TreeFilter,
+	limit = 200_000,
+): { readonly objects: Map<string, TreeNode>; readonly complete: boolean } {
+	const objects = new Map<string, TreeNode>();
+	let visited = 0;
 	const visit = (parent: string | undefined, depth: number): void => {
-		if (depth > 8) return;
-		for (const node of graph.children(parent)) {
-			if (node.ref?.namespace) found.add(node.ref.namespace);
+		if (depth > 10) return;
+		for (const node of graph.children(parent, filter)) {
+			if (++visited > limit) return;
+			if (node.kind === 'object' && node.objectKey) {
+				objects.set(`${node.rootId}\u0000${node.objectKey}`, node);
+			}
 			if (node.hasChildren) visit(node.id, depth + 1);
 		}
 	};
 	visit(undefined, 0);
-	return [...found].sort();
+	return { objects, complete: visited <= limit };
+}
+
+/** How many objects each namespace holds, by namespace name. */
+function namespaceCounts(graph: ResourceGraph): [string, number][] {
+	const counts = new Map<string, number>();
+	for (const node of objectsShown(graph, {}).objects.values()) {
+		const namespace = node.ref?.namespace;
+		if (namespace) counts.set(namespace, (counts.get(namespace) ?? 0) + 1);
+	}
+	return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The filter value a caller of our own passes as `{ [key]: value }`. Anything else, notably the element id VS Code
+ * hands a command run from the view's title menu while a row is selected, is not a filter: the command asks.
+ */
+function typedFilterArgument(
+	argument: unknown,
+	key: 'namespace' | 'nameContains',
+): string | undefined {
+	if (typeof argument !== 'object' || argument === null) return undefined;
+	const value = (argument as Record<string, unknown>)[key];
+	return typeof value === 'string' ? value : undefined;
 }
 
 async function nodeOrPick(
@@ -103,19 +139,41 @@ export function registerTreeCommands(
 	deps: TreeCommandDeps,
 ): void {
 	const { graph, provider, view } = deps;
+	let countTimer: ReturnType<typeof setTimeout> | undefined;
+	// The message above the rows says how much of the tree a filter leaves, so a narrowed tree never passes for all.
+	const showFilterMessage = (): void => {
+		countTimer = undefined;
+		const filter = provider.currentFilter;
+		if (!isFilterActive(filter)) {
+			view.message = '';
+			return;
+		}
+		const shown = objectsShown(graph, filter);
+		const total = graph.objectCount();
+		const count = `${shown.complete ? '' : 'at least '}${shown.objects.size} of ${total} object${total === 1 ? '' : 's'}`;
+		view.message = `Filtered (${filterSummary(filter)}): ${count} shown.`;
+	};
 	const applyFilter = (): void => {
 		const filter = provider.currentFilter;
 		setContext('kubeStatusLens.problemsOnly', filter.problemsOnly === true);
-		setContext('kubeStatusLens.filtered', Boolean(filter.namespace || filter.nameContains));
-		const parts = [
-			filter.problemsOnly ? 'problems only' : '',
-			filter.namespace ? `namespace ${filter.namespace}` : '',
-			filter.nameContains ? `name contains "${filter.nameContains}"` : '',
-		].filter(Boolean);
-		view.description = parts.length
-			? visibleLine(truncate(`filtered: ${parts.join(', ')}`, rowTextLimit))
-			: '';
+		setContext('kubeStatusLens.filtered', isFilterActive(filter));
+		view.description = isFilterActive(filter) ? `filtered: ${filterSummary(filter)}` : '';
+		clearTimeout(countTimer);
+		showFilterMessage();
 	};
+	const setFilter = (filter: TreeFilter): void => {
+		provider.setFilter(filter);
+		applyFilter();
+	};
+	context.subscriptions.push(
+		// The counts follow the objects while a filter is on (at most once a second).
+		provider.onDidChangeTreeData(() => {
+			if (isFilterActive(provider.currentFilter) && countTimer === undefined) {
+				countTimer = setTimeout(showFilterMessage, 1000);
+			}
+		}),
+		{ dispose: () => clearTimeout(countTimer) },
+	);
 	context.subscriptions.push(
 		vscode.commands.registerCommand('kubeStatusLens.tree.refresh', async () => {
 			await deps.ensureStarted();
@@ -123,51 +181,58 @@ export function registerTreeCommands(
 			provider.refreshAll();
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.tree.showOnlyProblems', () => {
-			provider.setFilter({ ...provider.currentFilter, problemsOnly: true });
-			applyFilter();
+			setFilter({ ...provider.currentFilter, problemsOnly: true });
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.tree.showAll', () => {
-			provider.setFilter({ ...provider.currentFilter, problemsOnly: false });
-			applyFilter();
+			setFilter({ ...provider.currentFilter, problemsOnly: false });
 		}),
 		vscode.commands.registerCommand(
 			'kubeStatusLens.tree.filterByNamespace',
-			async (namespace?: string) => {
+			async (argument?: unknown) => {
 				await deps.ensureStarted();
-				let chosen = typeof namespace === 'string' ? namespace : undefined;
+				let chosen = typedFilterArgument(argument, 'namespace');
 				if (chosen === undefined) {
-					const items = [
-						{ label: '(all namespaces)', namespace: '' },
-						...namespacesOf(graph).map((name) => ({
+					const current = provider.currentFilter.namespace;
+					const items: (vscode.QuickPickItem & { namespace: string })[] = [
+						...(current
+							? [{ label: '$(clear-all) All namespaces', namespace: '', alwaysShow: true }]
+							: []),
+						...namespaceCounts(graph).map(([name, count]) => ({
 							label: visibleLine(truncate(name, rowTextLimit)),
+							description: `${count} object${count === 1 ? '' : 's'}${name === current ? ' · current filter' : ''}`,
 							namespace: name,
 						})),
 					];
 					const picked = await vscode.window.showQuickPick(items, {
-						placeHolder: 'Show only objects of this namespace',
+						title: 'Filter by Namespace',
+						placeHolder: 'Show only the objects of this namespace (and what leads to them)',
+						matchOnDescription: false,
 					});
 					if (picked === undefined) return;
 					chosen = picked.namespace;
 				}
 				const { namespace: _dropped, ...rest } = provider.currentFilter;
-				provider.setFilter(chosen ? { ...rest, namespace: chosen } : rest);
-				applyFilter();
+				setFilter(chosen ? { ...rest, namespace: chosen } : rest);
 			},
 		),
-		vscode.commands.registerCommand('kubeStatusLens.tree.filterByName', async (text?: string) => {
-			let chosen = typeof text === 'string' ? text : undefined;
-			chosen ??= await vscode.window.showInputBox({
-				prompt: 'Show only objects whose name contains',
-				value: provider.currentFilter.nameContains ?? '',
-			});
-			if (chosen === undefined) return;
-			const { nameContains: _dropped, ...rest } = provider.currentFilter;
-			provider.setFilter(chosen.trim() ? { ...rest, nameContains: chosen.trim() } : rest);
-			applyFilter();
-		}),
+		vscode.commands.registerCommand(
+			'kubeStatusLens.tree.filterByName',
+			async (argument?: unknown) => {
+				let chosen = typedFilterArgument(argument, 'nameContains');
+				chosen ??= await vscode.window.showInputBox({
+					title: 'Filter by Name',
+					prompt:
+						'Show only the objects whose name or kind contains this text (empty: no name filter)',
+					placeHolder: 'e.g. podinfo',
+					value: provider.currentFilter.nameContains ?? '',
+				});
+				if (chosen === undefined) return;
+				const { nameContains: _dropped, ...rest } = provider.currentFilter;
+				setFilter(chosen.trim() ? { ...rest, nameContains: chosen.trim() } : rest);
+			},
+		),
 		vscode.commands.registerCommand('kubeStatusLens.tree.clearFilters', () => {
-			provider.setFilter(provider.currentFilter.problemsOnly ? { problemsOnly: true } : {});
-			applyFilter();
+			setFilter({});
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.tree.revealActiveManifest', async () => {
 			await deps.ensureStarted();

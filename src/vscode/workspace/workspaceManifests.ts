@@ -41,7 +41,7 @@ type FileRead = { readonly bytes: Uint8Array } | { readonly skipped: string };
 
 function overLimit(size: number): FileRead {
 	return {
-		skipped: `${Math.round(size / 1024)} KiB is over kubeStatusLens.workspace.maxFileSizeKiB`,
+		skipped: `${Math.round(size / 1024)} KiB is over kubeStatusLens.workspace.maxFileSizeKB`,
 	};
 }
 

@@ -8,6 +8,22 @@ const folder = (): vscode.Uri => {
 	return first.uri;
 };
 
+/** Accepts what the quick pick or input box a command opens offers first, until the command finishes. */
+async function acceptingQuickInput(command: Thenable<unknown>): Promise<void> {
+	let finished = false;
+	const done = Promise.resolve(command).finally(() => {
+		finished = true;
+	});
+	await eventually('the command to finish', async () => {
+		if (!finished) {
+			await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		return finished;
+	});
+	await done;
+}
+
 describe('the resource tree on the example workspace', () => {
 	it('shows one root with a group per system that has objects', async () => {
 		const api = await extensionApi();
@@ -116,14 +132,20 @@ describe('the resource tree on the example workspace', () => {
 		assert.ok(walk(api).some((node) => node.kind === 'object' && node.tone === 'ok'));
 	});
 
-	it('filters by name and by namespace, and clears the filters', async () => {
+	it('filters by name and by namespace, says so in the view, and clears the filters', async () => {
 		const api = await extensionApi();
-		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByName', 'legacy');
+		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByName', {
+			nameContains: 'legacy',
+		});
 		const named = walk(api).filter((node) => node.kind === 'object');
 		assert.ok(named.some((node) => node.label.includes('legacy')));
 		assert.ok(!named.some((node) => node.label.includes('podinfo')));
+		assert.match(api.view.description ?? '', /name contains "legacy"/);
+		assert.match(api.view.message ?? '', /of \d+ objects shown/);
 		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
-		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByNamespace', 'harbor-dr');
+		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByNamespace', {
+			namespace: 'harbor-dr',
+		});
 		const inNamespace = walk(api).filter((node) => node.kind === 'object');
 		assert.ok(inNamespace.length > 0);
 		assert.ok(
@@ -132,8 +154,71 @@ describe('the resource tree on the example workspace', () => {
 					node.ref?.namespace === 'harbor-dr' || api.provider.getChildren(node.id).length > 0,
 			),
 		);
+		assert.match(api.view.description ?? '', /namespace harbor-dr/);
 		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
 		assert.ok(walk(api).some((node) => node.label.includes('podinfo')));
+		assert.equal(api.view.description ?? '', '');
+		assert.equal(api.view.message ?? '', '');
+	});
+
+	it('asks for the namespace when run from the view menu with a row selected, never filtering by its id', async () => {
+		const api = await extensionApi();
+		const row = findNode(api, /harbor-dr/, 'object');
+		assert.ok(row);
+		const namespaces = [
+			...new Set(
+				walk(api).flatMap((node) =>
+					node.kind === 'object' && node.ref?.namespace ? [node.ref.namespace] : [],
+				),
+			),
+		].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+		// VS Code hands a title-menu command the selected element: the tree id.
+		await acceptingQuickInput(
+			vscode.commands.executeCommand('kubeStatusLens.tree.filterByNamespace', row.id),
+		);
+		try {
+			// The first entry of the question, not the row's id.
+			assert.equal(api.provider.currentFilter.namespace, namespaces[0]);
+			assert.match(api.view.description ?? '', new RegExp(`namespace ${namespaces[0]}`));
+		} finally {
+			await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		}
+	});
+
+	it('asks for the name, prefilled with the current filter, when run with a row selected', async () => {
+		const api = await extensionApi();
+		const row = findNode(api, /private-charts/, 'object');
+		assert.ok(row);
+		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByName', {
+			nameContains: 'legacy',
+		});
+		try {
+			await acceptingQuickInput(
+				vscode.commands.executeCommand('kubeStatusLens.tree.filterByName', row.id),
+			);
+			assert.equal(api.provider.currentFilter.nameContains, 'legacy');
+		} finally {
+			await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		}
+	});
+
+	it('shows one row that explains a filter hiding everything, which clears it on click', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByNamespace', {
+			namespace: 'no-such-namespace',
+		});
+		const rows = api.provider.getChildren();
+		assert.equal(rows.length, 1);
+		const item = api.provider.getTreeItem(rows[0] ?? '');
+		const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+		assert.match(label, /^No objects match namespace no-such-namespace/);
+		assert.equal(item.command?.command, 'kubeStatusLens.tree.clearFilters');
+		assert.match(api.view.message ?? '', /0 of \d+ objects shown/);
+		await vscode.commands.executeCommand(item.command.command);
+		assert.deepEqual(
+			api.provider.getChildren().map((id) => api.graph.node(id)?.label),
+			['Workspace manifests'],
+		);
 	});
 
 	it('explains a failing object in a read-only Markdown document that walks the chain', async () => {
@@ -209,5 +294,36 @@ describe('the resource tree on the example workspace', () => {
 		const errors = api.graph.problemCount();
 		assert.ok(errors > 0);
 		assert.equal(api.view.badge?.value, errors);
+	});
+});
+
+describe('the file size setting, renamed so the Settings editor titles it "Max File Size KB"', () => {
+	it('still reads the old maxFileSizeKiB while the new key is not set, and prefers the new key', async () => {
+		const api = await extensionApi();
+		const config = () => vscode.workspace.getConfiguration('kubeStatusLens.workspace');
+		const repository = (name: string, padding: number) =>
+			new TextEncoder().encode(
+				`# ${'x'.repeat(padding)}\napiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: ${name}\n  namespace: test\nspec:\n  url: https://example.com/charts\n`,
+			);
+		const shown = (name: string) => () =>
+			walk(api).some((node) => node.kind === 'object' && node.ref?.name === name);
+		const big = vscode.Uri.joinPath(folder(), 'size-limit-big.yaml');
+		const small = vscode.Uri.joinPath(folder(), 'size-limit-small.yaml');
+		try {
+			await config().update('maxFileSizeKiB', 2, vscode.ConfigurationTarget.Workspace);
+			await vscode.workspace.fs.writeFile(big, repository('size-limit-big', 3000));
+			await vscode.workspace.fs.writeFile(small, repository('size-limit-small', 10));
+			// Read after the big file: by then the big one was read or skipped.
+			await eventually('the small file read', shown('size-limit-small'));
+			assert.equal(shown('size-limit-big')(), false, 'the old key limits the size to 2 KiB');
+			await config().update('maxFileSizeKB', 64, vscode.ConfigurationTarget.Workspace);
+			await vscode.workspace.fs.writeFile(big, repository('size-limit-big', 3001));
+			await eventually('the big file read under the new key', shown('size-limit-big'));
+		} finally {
+			await config().update('maxFileSizeKB', undefined, vscode.ConfigurationTarget.Workspace);
+			await config().update('maxFileSizeKiB', undefined, vscode.ConfigurationTarget.Workspace);
+			await vscode.workspace.fs.delete(big);
+			await vscode.workspace.fs.delete(small);
+		}
 	});
 });
