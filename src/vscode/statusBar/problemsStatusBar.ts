@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
+import { showProblemsCommand } from '../tree/treeCommands.ts';
 
 /**
  * Registers the problems summary: a status bar item and the badge of the view. Returns what refreshes both, called
@@ -21,7 +22,6 @@ export function registerProblemsSummary(
 		10,
 	);
 	statusBar.name = 'Kube Status Lens problems';
-	statusBar.command = 'kubeStatusLens.resources.focus';
 	context.subscriptions.push(statusBar);
 	return () => {
 		const problems = graph.problemCount();
@@ -34,6 +34,10 @@ export function registerProblemsSummary(
 			return;
 		}
 		statusBar.text = summaryText(problems, live.syncingContexts, live.troubledContexts);
+		statusBar.command =
+			problems > 0
+				? { title: 'Show the resources in error', command: showProblemsCommand }
+				: 'kubeStatusLens.resources.focus';
 		statusBar.tooltip = summaryTooltip(problems, objects, live);
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();

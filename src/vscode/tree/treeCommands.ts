@@ -99,6 +99,9 @@ function namespaceCounts(graph: ResourceGraph): [string, number][] {
 	return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** Shows the view with only the resources in error: what the status bar's "N in error" does. */
+export const showProblemsCommand = 'kubeStatusLens.tree.showProblems';
+
 /**
  * The filter value a caller of our own passes as `{ [key]: value }`. Anything else, notably the element id VS Code
  * hands a command run from the view's title menu while a row is selected, is not a filter: the command asks.
@@ -182,6 +185,12 @@ export function registerTreeCommands(
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.tree.showOnlyProblems', () => {
 			setFilter({ ...provider.currentFilter, problemsOnly: true });
+		}),
+		// The status bar's "N in error": the view, showing those N (clicking it only focused a view already shown).
+		vscode.commands.registerCommand(showProblemsCommand, async () => {
+			await deps.ensureStarted();
+			setFilter({ ...provider.currentFilter, problemsOnly: true });
+			await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.tree.showAll', () => {
 			setFilter({ ...provider.currentFilter, problemsOnly: false });

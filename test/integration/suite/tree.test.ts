@@ -132,6 +132,26 @@ describe('the resource tree on the example workspace', () => {
 		assert.ok(walk(api).some((node) => node.kind === 'object' && node.tone === 'ok'));
 	});
 
+	it('shows the resources in error from the status bar item "N in error"', async () => {
+		const api = await extensionApi();
+		assert.ok(api.graph.problemCount() > 0);
+		assert.notEqual(api.provider.currentFilter.problemsOnly, true);
+		// What the status bar item runs while something is in error (problemsStatusBar.ts).
+		await vscode.commands.executeCommand('kubeStatusLens.tree.showProblems');
+		assert.equal(api.provider.currentFilter.problemsOnly, true);
+		assert.match(api.view.message ?? '', /problems only/);
+		await eventually('the view to show', () => api.view.visible);
+		const leaves = walk(api).filter(
+			(node) => node.kind === 'object' && api.provider.getChildren(node.id).length === 0,
+		);
+		assert.ok(leaves.length > 0);
+		for (const node of leaves) {
+			assert.ok(node.tone === 'error' || node.tone === 'warning', `${node.label} is ${node.tone}`);
+		}
+		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		assert.notEqual(api.provider.currentFilter.problemsOnly, true);
+	});
+
 	it('filters by name and by namespace, says so in the view, and clears the filters', async () => {
 		const api = await extensionApi();
 		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByName', {
