@@ -1,6 +1,7 @@
 // Tree nodes built from vertices: the label (which depends on the place), the description with its counts, the
 // roll-up, and the flags commands need. A built node is cached on its vertex until the vertex's display changes.
 import { getPath, getString } from '../model/object.ts';
+import { readResourceCounts } from '../status/fleetSummary.ts';
 import { isOciHelmRepository } from '../status/flux.ts';
 import { toneRank, tones, type StatusResult, type Tone } from '../status/result.ts';
 import { rowTextLimit, truncate } from '../text/limits.ts';
@@ -191,6 +192,13 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 	let disagreement: string | undefined;
 	if (fleet) {
 		counts = fleetCountsOf(entry.kind, entry.object, fleetRowRollupOf(root, entry));
+		if (entry.kind === 'BundleDeployment' && result.state !== 'Ready' && result.message) {
+			// "ErrApplied · 3/3 resources" read as healthy (the old release still runs): the reason says more.
+			const resources = readResourceCounts(getPath(entry.object, 'status', 'resourceCounts'));
+			if (resources.ready === resources.desiredReady) {
+				counts = result.message.split('\n', 1)[0]?.trim() || counts;
+			}
+		}
 	} else if (entry.system === 'harbor' && entry.kind === 'HarborCluster') {
 		counts = harborCountsOf(entry.object);
 		disagreement = harborDisagreementOf(entry.object, result.computed);

@@ -258,14 +258,8 @@ function run(seed: number, steps: readonly Step[]): Outcome {
 	return outcome();
 }
 
-const fleetParentKinds = new Set([
-	'BundleDeployment',
-	'Bundle',
-	'GitRepo',
-	'HelmOp',
-	'Cluster',
-	'ClusterGroup',
-]);
+// A BundleDeployment's row reads its own object, never the lazy roll-up (and may show its reason instead of counts).
+const fleetParentKinds = new Set(['Bundle', 'GitRepo', 'HelmOp', 'Cluster', 'ClusterGroup']);
 
 /**
  * A Fleet row counts from its aggregates' counters (the whole roll-up waits until a tooltip reads it); the row must

@@ -228,6 +228,18 @@ describe('resource graph: Fleet', () => {
 		assert.equal(failing.result?.state, 'ErrApplied');
 		assert.equal(failing.tone, 'error');
 		assert.equal(failing.kind, 'object');
+		// Its resources still count 2/2 ready (the old release runs): the row says why it failed instead.
+		assert.equal(failing.description, 'ErrApplied · helm install failed');
+		const ready = find(
+			graph,
+			'Workspace manifests',
+			'Fleet',
+			'GitRepos',
+			'fleet-default/web',
+			'web-app',
+			'c1',
+		);
+		assert.equal(ready.description, 'Ready · 2/2 resources');
 	});
 
 	it('rolls the failing BundleDeployment up and says where the written status disagrees', () => {
