@@ -104,7 +104,7 @@ export async function runStories(page, { out }) {
 	const palette = new CommandPalette(page);
 
 	await story(
-		'a user opens the view and sees the Fleet rollout with its failing cluster first',
+		'a user opens the view and sees the Fleet rollout, its failing cluster marked in place',
 		async () => {
 			await activityBar.open('Kube Status Lens');
 			await tree.waitForRow('Workspace manifests');

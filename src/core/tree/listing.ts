@@ -1,14 +1,13 @@
-// The children of a vertex in display order (problems first, then design order, label and id), kept per vertex once
+// The children of a vertex in display order (design order, label and id: never by state, so rows stay where a user
+// looks while states change; problems show by their badge and the problems filter), kept per vertex once
 // listed and patched as children come, go or change: a parent with 16,000 children is sorted once, then each event
 // moves the few rows it changed instead of sorting and building the whole list again.
-import { toneRank } from '../status/result.ts';
 import type { Root, Vertex } from './graphState.ts';
 import { buildNode } from './presentation.ts';
 import type { TreeNode } from './treeNode.ts';
 
 /** Where a child sits among its siblings: what the order compares, as it was when the row was placed. */
 interface RowKey {
-	readonly rank: number;
 	readonly order: number;
 	readonly label: string;
 	readonly segment: string;
@@ -28,7 +27,6 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 
 function compareKeys(a: RowKey, b: RowKey): number {
 	return (
-		b.rank - a.rank ||
 		a.order - b.order ||
 		collator.compare(a.label, b.label) ||
 		(a.segment < b.segment ? -1 : a.segment > b.segment ? 1 : 0)
@@ -41,7 +39,6 @@ function nodeAt(root: Root, vertex: Vertex, child: Vertex, place: string): TreeN
 
 function keyOf(child: Vertex, node: TreeNode): RowKey {
 	return {
-		rank: toneRank(node.tone),
 		order: child.order,
 		label: node.label,
 		segment: child.segment,

@@ -253,8 +253,8 @@ export class ResourceGraph {
 	}
 
 	/**
-	 * The children of a node (the roots for undefined), problems first (worst tone first), then in design order and by
-	 * label. With a filter, a child stays when it or any descendant matches; below a node that matches the namespace
+	 * The children of a node (the roots for undefined) in design order, then by label: never by state, so a row stays
+	 * where it is while its state changes. With a filter, a child stays when it or any descendant matches; below a node that matches the namespace
 	 * and name criteria itself, only "problems only" still applies.
 	 */
 	children(id: string | undefined, filter: TreeFilter = {}): TreeNode[] {

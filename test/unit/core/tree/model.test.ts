@@ -201,7 +201,7 @@ function prefixes(id: string): string[] {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('resource graph: Fleet', () => {
-	it('shows GitRepo -> Bundle -> one BundleDeployment per cluster, the failing cluster first', () => {
+	it('shows GitRepo -> Bundle -> one BundleDeployment per cluster, in cluster order', () => {
 		const graph = graphOf(fleetRollout());
 		assert.deepEqual(labels(graph, find(graph, 'Workspace manifests', 'Fleet').id), [
 			'GitRepos',
@@ -215,7 +215,7 @@ describe('resource graph: Fleet', () => {
 			'fleet-default/web',
 			'web-app',
 		);
-		assert.deepEqual(labels(graph, bundleNode.id), ['c3', 'c1', 'c2']);
+		assert.deepEqual(labels(graph, bundleNode.id), ['c1', 'c2', 'c3']);
 		const failing = find(
 			graph,
 			'Workspace manifests',
@@ -437,7 +437,7 @@ describe('resource graph: Fleet', () => {
 				graph,
 				find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/all').id,
 			),
-			['c3', 'c1', 'c2'],
+			['c1', 'c2', 'c3'],
 		);
 		assert.equal(
 			find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/none')
@@ -454,7 +454,7 @@ describe('resource graph: Fleet', () => {
 				graph,
 				find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/prod').id,
 			),
-			['c3', 'c1', 'c2'],
+			['c1', 'c2', 'c3'],
 		);
 	});
 
@@ -481,7 +481,7 @@ describe('resource graph: Fleet', () => {
 			'web-app',
 		);
 		assert.equal(real.kind, 'object');
-		assert.deepEqual(labels(graph, real.id), ['c3', 'c1', 'c2']);
+		assert.deepEqual(labels(graph, real.id), ['c1', 'c2', 'c3']);
 		assert.equal(
 			graph.children(
 				find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'fleet-default/web').id,
@@ -508,8 +508,8 @@ describe('resource graph: Fleet', () => {
 		graph.removeObject('ws', 'file:///a.yaml', objectKeyOf(cluster('c1')));
 		assert.equal(graph.findNodesForObject('ws', key).length, 1);
 		assert.deepEqual(labels(graph, find(graph, 'Workspace manifests', 'Fleet', 'Clusters').id), [
-			'fleet-default/c3',
 			'fleet-default/c2',
+			'fleet-default/c3',
 		]);
 	});
 });
@@ -615,7 +615,7 @@ describe('resource graph: KubeStellar', () => {
 			'nginx-bp',
 			'Deployment nginx/nginx',
 		);
-		assert.deepEqual(labels(graph, workload.id), ['wec3', 'wec1', 'wec2']);
+		assert.deepEqual(labels(graph, workload.id), ['wec1', 'wec2', 'wec3']);
 		assert.equal(workload.description, 'declared, no status · 2/3 WECs');
 		assert.equal(workload.tone, 'error');
 		assert.equal(
@@ -631,9 +631,9 @@ describe('resource graph: KubeStellar', () => {
 			'Failed',
 		);
 		assert.deepEqual(labels(graph, find(graph, 'Workspace manifests', 'KubeStellar', 'WECs').id), [
-			'wec3',
 			'wec1',
 			'wec2',
+			'wec3',
 		]);
 		assert.deepEqual(
 			labels(graph, find(graph, 'Workspace manifests', 'KubeStellar', 'WECs', 'wec1').id),
@@ -682,9 +682,9 @@ describe('resource graph: KubeStellar', () => {
 			'nginx-bp',
 		);
 		assert.deepEqual(labels(graph, policyNode.id), [
-			'Deployment nginx/nginx',
 			'Binding nginx-bp',
 			'configmaps nginx/settings',
+			'Deployment nginx/nginx',
 		]);
 		const placeholder = find(
 			graph,
@@ -704,9 +704,9 @@ describe('resource graph: KubeStellar', () => {
 			data: {},
 		});
 		assert.deepEqual(labels(graph, policyNode.id), [
-			'Deployment nginx/nginx',
 			'Binding nginx-bp',
 			'ConfigMap nginx/settings',
+			'Deployment nginx/nginx',
 		]);
 		// The Binding goes: the downsync clauses decide again.
 		graph.removeObject('ws', 'file:///a.yaml', objectKeyOf(binding));
@@ -829,13 +829,13 @@ describe('resource graph: Harbor, Flux, ASO', () => {
 		assert.deepEqual(
 			dependencies.map((child) => `${child.label}: ${child.description}`),
 			[
-				'CacheReady: Unknown · RedisDeploying',
-				'ServiceReady: not reported',
 				'StorageReady: True · MinIOReady',
 				'DatabaseReady: True',
+				'CacheReady: Unknown · RedisDeploying',
+				'ServiceReady: not reported',
 			],
 		);
-		assert.equal(dependencies[0]?.message, 'Redis failover is being created');
+		assert.equal(dependencies[2]?.message, 'Redis failover is being created');
 		assert.deepEqual(
 			children
 				.filter((child) => child.kind === 'object')
@@ -1267,19 +1267,32 @@ describe('resource graph: filters and order', () => {
 		assert.ok(web.includes('      flux-system/web-charts'));
 	});
 
-	it('sorts problems first, then by label', () => {
+	it('orders rows by label, not by state, and keeps a row in place when its state changes', () => {
 		const graph = graphOf([
 			...fleetRollout(['Ready', 'NotReady', 'Modified']),
 			cluster('c10'),
 			bd('web-app', 'c10', 'Ready'),
 		]);
-		assert.deepEqual(
-			labels(
-				graph,
-				find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'fleet-default/web', 'web-app').id,
-			),
-			['c3', 'c2', 'c1', 'c10'],
+		const bundleId = find(
+			graph,
+			'Workspace manifests',
+			'Fleet',
+			'GitRepos',
+			'fleet-default/web',
+			'web-app',
+		).id;
+		assert.deepEqual(labels(graph, bundleId), ['c1', 'c2', 'c3', 'c10']);
+		graph.setSourceObjects(
+			'ws',
+			'file:///a.yaml',
+			[
+				...fleetRollout(['NotReady', 'Ready', 'Ready']),
+				cluster('c10'),
+				bd('web-app', 'c10', 'Ready'),
+			].map((object, index) => ({ object, line: index * 10 })),
 		);
+		assert.deepEqual(labels(graph, bundleId), ['c1', 'c2', 'c3', 'c10']);
+		assert.equal(graph.children(bundleId)[0]?.tone, 'progressing');
 	});
 });
 
