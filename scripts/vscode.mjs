@@ -2,6 +2,7 @@
 //   node scripts/vscode.mjs serve  --workspace DIR [--port N] [--env K=V]        npm start: prints the URL, runs until Ctrl+C
 //   (every mode: --contexts all|a,b, --setting KEY=JSON, --theme NAME, --also-extension DIR)
 //   node scripts/vscode.mjs test   --workspace DIR --tests FILE [--env K=V]...   in-host suite; exit code from the host
+//     [--runs N]: opens the window N times in the same profile (a user's later starts); the last run's code counts
 //   node scripts/vscode.mjs shots  --workspace DIR --out DIR                      e2e page-object stories + screenshots
 //   node scripts/vscode.mjs smoke  --workspace DIR --installed --extensions DIR   the installed .vsix activates
 // --installed: load the extension from an extensions dir (the .vsix route) instead of the development path.
@@ -268,18 +269,31 @@ async function main() {
 				});
 				await page.exposeFunction('codeAutomationExit', (code) => finish(code));
 				const testsPath = resolve(options.tests);
-				await page.goto(
-					workbenchUrl(host.base, { workspace, extensionPath, testsPath, env: envOf(options.env) }),
-				);
-				const timeout = Number(options.timeout ?? 300) * 1000;
-				const code = await Promise.race([
-					done,
-					new Promise((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), timeout)),
-				]);
-				if (code === 'timeout') {
-					console.error(`the in-host suite did not finish within ${timeout / 1000} s`);
-					exitCode = 2;
-				} else exitCode = Number(code);
+				const runs = Math.max(1, Number(options.runs ?? 1));
+				for (let run = 1; run <= runs; run++) {
+					const exited = run === 1 ? done : new Promise((resolveDone) => (finish = resolveDone));
+					// A later run navigates away from a window that may still be busy: give it time to unload.
+					await page.goto(
+						workbenchUrl(host.base, {
+							workspace,
+							extensionPath,
+							testsPath,
+							env: envOf(options.env),
+						}),
+						{ timeout: 120_000 },
+					);
+					const timeout = Number(options.timeout ?? 300) * 1000;
+					const code = await Promise.race([
+						exited,
+						new Promise((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), timeout)),
+					]);
+					if (code === 'timeout') {
+						console.error(`the in-host suite did not finish within ${timeout / 1000} s`);
+						exitCode = 2;
+						break;
+					}
+					exitCode = Number(code);
+				}
 			} else if (mode === 'smoke') {
 				// The installed .vsix, loaded as a user would have it: no development path, no test payload.
 				await page.goto(workbenchUrl(host.base, { workspace }));

@@ -1,8 +1,17 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { requireWithCodeCache } from '../files/moduleCodeCache.ts';
 import type * as Engine from './engine.ts';
-import type { ExtensionApi } from './engine.ts';
+import type { ExtensionApi as EngineApi } from './engine.ts';
 
-export type { ExtensionApi } from './engine.ts';
+/** How this start used the engine's code cache: read it, wrote it for the next start, or could not use it. */
+type CodeCacheUse = 'used' | 'written' | 'unavailable';
+
+/** What the in-host tests and benchmarks may inspect. */
+export interface ExtensionApi extends EngineApi {
+	/** Settles once this start has read or written the code cache (after the first tree, when writing). */
+	readonly codeCache: () => Promise<CodeCacheUse>;
+}
 
 const viewId = 'kubeStatusLens.resources';
 
@@ -67,8 +76,9 @@ class DeferredTreeProvider implements vscode.TreeDataProvider<string>, vscode.Di
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const activatedAt = Date.now();
-	let engine: Promise<ExtensionApi> | undefined;
-	let api: ExtensionApi | undefined;
+	let engine: Promise<EngineApi> | undefined;
+	let api: EngineApi | undefined;
+	let codeCacheUse: Promise<CodeCacheUse> | undefined;
 	const provider = new DeferredTreeProvider(() => loadEngine());
 	const view = vscode.window.createTreeView(viewId, {
 		treeDataProvider: provider,
@@ -82,12 +92,29 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			return vscode.commands.executeCommand(command, ...args);
 		}),
 	);
-	const loadEngine = (): Promise<ExtensionApi> => {
+	const loadEngine = (): Promise<EngineApi> => {
 		engine ??= (async () => {
 			for (const disposable of triggers.concat(forwarders)) disposable.dispose();
-			const { activateEngine }: typeof Engine = await import('./engine.ts');
-			api = activateEngine(context, view, (target) => provider.connect(target), activatedAt);
-			return api;
+			const { engine: loaded, cache, saveCache } = await loadEngineModule(context);
+			const started = loaded.activateEngine(
+				context,
+				view,
+				(target) => provider.connect(target),
+				activatedAt,
+			);
+			api = started;
+			// Once the first tree is built, its code is compiled: the next start reads it back instead.
+			codeCacheUse =
+				cache === 'used'
+					? Promise.resolve('used')
+					: cache === 'unavailable'
+						? Promise.resolve('unavailable')
+						: started
+								.ready()
+								.then(() => new Promise((resolve) => setTimeout(resolve, 1_000)))
+								.then(saveCache)
+								.then((written) => (written ? 'written' : 'unavailable'));
+			return started;
 		})();
 		return engine;
 	};
@@ -116,12 +143,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	if (view.visible || vscode.workspace.textDocuments.some(isYaml)) {
 		setImmediate(() => loadSoon('a YAML document or the view is open'));
 	}
-	const loadedApi = (): ExtensionApi => {
+	const loadedApi = (): EngineApi => {
 		if (!api) throw new Error('Kube Status Lens: await ready() before inspecting the engine');
 		return api;
 	};
 	return {
 		ready: async () => (await loadEngine()).ready(),
+		codeCache: async () => {
+			await loadEngine();
+			return (await codeCacheUse) ?? 'unavailable';
+		},
 		view,
 		get graph() {
 			return loadedApi().graph;
@@ -139,6 +170,34 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			return loadedApi().diagnostics;
 		},
 	};
+}
+
+/**
+ * The engine bundle, with V8's code cache from the extension's global storage when it has one; without the cache
+ * (it could not be read or run), the engine loads as a plain module.
+ */
+async function loadEngineModule(context: vscode.ExtensionContext): Promise<{
+	engine: typeof Engine;
+	cache: 'used' | 'absent' | 'rejected' | 'unavailable';
+	saveCache: () => Promise<boolean>;
+}> {
+	try {
+		const loaded = requireWithCodeCache(
+			join(__dirname, 'engine.cjs'),
+			join(context.globalStorageUri.fsPath, 'code-cache'),
+		);
+		return {
+			engine: loaded.exports as typeof Engine,
+			cache: loaded.cache,
+			saveCache: () => loaded.saveCache(),
+		};
+	} catch {
+		return {
+			engine: await import('./engine.ts'),
+			cache: 'unavailable',
+			saveCache: () => Promise.resolve(false),
+		};
+	}
 }
 
 /** The commands package.json contributes: registered at activation, so a command run before the engine loads it. */

@@ -26,4 +26,14 @@ describe('activation', () => {
 		assert.equal(await clientLoadedWhenRead, false, 'the cluster client loaded before the tree');
 		await eventually('the cluster client to load for the live roots', clusterClientLoaded);
 	});
+
+	it("saves the engine's compiled code after the first tree, for the next start to read back", async () => {
+		const extension = vscode.extensions.getExtension<ExtensionApi>(
+			'kube-status-lens.kube-status-lens',
+		);
+		assert.ok(extension);
+		const api = await extension.activate();
+		// A fresh profile has no cache: this start loads the engine through the cache loader and writes it.
+		assert.equal(await api.codeCache(), 'written');
+	});
 });

@@ -1,0 +1,96 @@
+// Loads a CommonJS bundle with V8's code cache beside it, as VS Code does for its own code: compiling the engine
+// bundle (half a megabyte) and the functions the first tree runs costs more than reading their bytecode back. The
+// cache is keyed by a hash of the source, the Node version and the architecture (V8 itself only checks the source's
+// length), and is written once, after the caller has run what it wants cached.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import Module, { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** A loaded module, and how its code cache stood. */
+export interface CachedModule {
+	readonly exports: unknown;
+	/** 'used' when the code came from the cache, 'absent' when there was none, 'rejected' when V8 refused it. */
+	readonly cache: 'used' | 'absent' | 'rejected';
+	/** Writes the cache from what has been compiled so far, unless one was used; true once written. Never throws. */
+	saveCache(): Promise<boolean>;
+}
+
+const prefix = 'code-';
+const suffix = '.v8cache';
+
+function readIfPresent(path: string): Buffer | undefined {
+	try {
+		return readFileSync(path);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Requires `modulePath` (a CommonJS file) with its code cache from `cacheFolder`. Throws only what loading the module
+ * itself throws; a missing, unreadable or refused cache just means compiling as usual.
+ */
+export function requireWithCodeCache(modulePath: string, cacheFolder: string): CachedModule {
+	const source = readFileSync(modulePath, 'utf8');
+	const key = createHash('sha256')
+		.update(`${process.version}\0${process.arch}\0`)
+		.update(source)
+		.digest('hex')
+		.slice(0, 32);
+	const cachePath = join(cacheFolder, `${prefix}${key}${suffix}`);
+	const cachedData = readIfPresent(cachePath);
+	const script = new Script(Module.wrap(source), { filename: modulePath, cachedData });
+	const cache =
+		cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used';
+	const module = new Module(modulePath);
+	module.filename = modulePath;
+	const requireHere = createRequire(modulePath);
+	const wrapper = script.runInThisContext() as (
+		exports: unknown,
+		require: NodeJS.Require,
+		module: Module,
+		filename: string,
+		dirname: string,
+	) => void;
+	wrapper.call(
+		module.exports,
+		module.exports,
+		requireHere,
+		module,
+		modulePath,
+		dirname(modulePath),
+	);
+	module.loaded = true;
+	let saved = cache === 'used';
+	return {
+		exports: module.exports,
+		cache,
+		async saveCache() {
+			if (saved) return false;
+			saved = true;
+			try {
+				mkdirSync(cacheFolder, { recursive: true });
+				for (const name of readdirSync(cacheFolder)) {
+					if (
+						name.startsWith(prefix) &&
+						name.endsWith(suffix) &&
+						name !== `${prefix}${key}${suffix}`
+					) {
+						unlinkSync(join(cacheFolder, name));
+					}
+				}
+				// Written aside and renamed: another window starting now reads the whole cache or none.
+				const partial = `${cachePath}.${process.pid}.partial`;
+				await writeFile(partial, script.createCachedData());
+				await rename(partial, cachePath);
+				return true;
+			} catch {
+				// A cache that cannot be written costs the next start its compile time, nothing else.
+				return false;
+			}
+		},
+	};
+}
