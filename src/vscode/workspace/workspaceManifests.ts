@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parseManifests } from '../../core/manifest/parse.ts';
+import { workspaceReadSummary } from '../../core/text/readSummary.ts';
 import { decodeFileBytes } from '../../files/decodeFile.ts';
 import { excludeMatcher, globMatcher, type ExcludeEntry } from '../../files/glob.ts';
 import { listFolderFiles } from '../../files/listFolder.ts';
@@ -76,6 +77,8 @@ export class WorkspaceManifests implements vscode.Disposable {
 	private started: Promise<void> | undefined;
 	/** Where the last scan spent its time, in ms (logged, and read by the benchmark). */
 	readonly timings = { list: 0, io: 0, parse: 0, graph: 0, readPhase: 0 };
+	/** Objects summed over the files of the running scan (an object in two files counts twice). */
+	private objectsRead = 0;
 
 	private readonly graph: ResourceGraph;
 	private readonly log: Log;
@@ -195,6 +198,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 					const uris = await this.listFiles();
 					this.timings.list = Date.now() - mark;
 					this.timings.io = this.timings.parse = this.timings.graph = 0;
+					this.objectsRead = 0;
 					mark = Date.now();
 					const current = new Set(uris.map((uri) => uri.toString()));
 					this.listed = current;
@@ -248,7 +252,12 @@ export class WorkspaceManifests implements vscode.Disposable {
 					// The reads' own times overlap each other and the others' parsing: this is the phase's wall time.
 					this.timings.readPhase = Date.now() - mark;
 					this.log.info(
-						`Read ${uris.length} workspace files in ${Date.now() - started} ms (listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms).`,
+						`${workspaceReadSummary({
+							files: uris.length,
+							objectsInFiles: this.objectsRead,
+							distinctObjects: this.graph.objectCount(workspaceRootId),
+							elapsedMs: Date.now() - started,
+						})} (Listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms.)`,
 					);
 				},
 			),
@@ -323,6 +332,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 		}
 		this.known.add(key);
 		this.log.info(`Read ${label}: ${parsed.objects.length} object(s).`);
+		this.objectsRead += parsed.objects.length;
 		mark = Date.now();
 		const changes = this.graph.setSourceObjects(
 			workspaceRootId,
