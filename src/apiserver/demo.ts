@@ -1,6 +1,7 @@
 // The demo cluster: one local API server per demo "cluster" (consecutive ports from a base port), each loaded
 // with its objects from examples/cluster/ and playing its timeline in a loop, plus a kubeconfig with a context for
-// each. A stand-in for Flux answers reconcile requests on every cluster (fluxController.ts), timeline or not.
+// each. Stand-ins for Flux and Fleet answer reconcile requests and force updates on every cluster (fluxController.ts,
+// fleetController.ts), timeline or not.
 // `npm run demo-cluster` runs it on its own (src/apiserver/main.ts); `npm start` can start it next to VS Code.
 
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedCertificates } from './certificates.ts';
 import { demoClusters, demoRoundMs, type DemoCluster } from './demoScenario.ts';
+import { startFleetController } from './fleetController.ts';
 import { startFluxController } from './fluxController.ts';
 import { kubeconfigText } from './kubeconfig.ts';
 import { loadObjects, playScenario, readObjects, type ScenarioPlayback } from './scenario.ts';
@@ -79,6 +81,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 			cluster.settle?.(server.store);
 			controllers.push(
 				startFluxController(server.store, { log: (line) => log(`${cluster.name}: ${line}`) }),
+				startFleetController(server.store, { log: (line) => log(`${cluster.name}: ${line}`) }),
 			);
 			initial.set(cluster.name, read.objects);
 			for (const problem of [...read.problems, ...loaded.problems]) {

@@ -16,7 +16,7 @@ import {
 	type FleetCondition,
 } from '../core/status/fleetSummary.ts';
 import { isJsonObject, jsonEqual, type Json, type JsonObject } from './patch.ts';
-import type { ResourceType } from './resources.ts';
+import { resourceKeyOf, type ResourceType } from './resources.ts';
 import { metadataOf, type KubeObject, type ObjectStore } from './store.ts';
 
 const fleetApiVersion = 'fleet.cattle.io/v1alpha1';
@@ -214,4 +214,93 @@ export function reconcileFleet(store: ObjectStore, now: Date = new Date()): numb
 		if (writeStatus(store, groupType, group, next)) changed++;
 	}
 	return changed;
+}
+
+/** How the force-update stand-in runs. */
+export interface FleetControllerOptions {
+	/** How long after a force update the status follows (default 300 ms). */
+	readonly delayMs?: number;
+	/** Told about a status write that failed. */
+	readonly log?: (line: string) => void;
+}
+
+const forceSyncKinds = ['GitRepo', 'HelmOp', 'Bundle'] as const;
+
+function forceSyncGenerationOf(object: KubeObject): number | undefined {
+	const value = isJsonObject(object.spec) ? object.spec.forceSyncGeneration : undefined;
+	return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+}
+
+/**
+ * Answers force updates on the GitRepos, HelmOps and Bundles of a store: when spec.forceSyncGeneration changes,
+ * the status shortly after records the generation as observed and, for a GitRepo, the new value as
+ * status.updateGeneration, as rancher/fleet's gitjob controller does when it runs the job again. Values the objects
+ * hold when it starts count as taken. Returns the function that stops it.
+ */
+export function startFleetController(
+	store: ObjectStore,
+	options: FleetControllerOptions = {},
+): () => void {
+	const delayMs = options.delayMs ?? 300;
+	const types = new Map<string, ResourceType>();
+	for (const kind of forceSyncKinds) {
+		const type = store.typeOf(fleetApiVersion, kind);
+		if (type) types.set(kind, type);
+	}
+	if (types.size === 0) return () => {};
+	const taken = new Map<string, number | undefined>();
+	const timers = new Map<string, NodeJS.Timeout>();
+	const keyOf = (type: ResourceType, object: KubeObject): string =>
+		`${type.kind}:${namespaceOf(object)}/${nameOf(object)}`;
+
+	const handle = (type: ResourceType, namespace: string, name: string): void => {
+		const object = store.get(type, namespace || undefined, name);
+		if (object === undefined) return;
+		const generation = metadataOf(object).generation;
+		const status: JsonObject = isJsonObject(object.status) ? { ...object.status } : {};
+		if (typeof generation === 'number') status.observedGeneration = generation;
+		const forceSyncGeneration = forceSyncGenerationOf(object);
+		if (type.kind === 'GitRepo' && forceSyncGeneration !== undefined) {
+			status.updateGeneration = forceSyncGeneration;
+		}
+		try {
+			writeStatus(store, type, object, status);
+		} catch (error) {
+			options.log?.(
+				`fleet: ${type.kind} ${namespace}/${name}: taking the force update failed: ${(error as Error).message}`,
+			);
+		}
+	};
+
+	const schedule = (type: ResourceType, object: KubeObject): void => {
+		const key = keyOf(type, object);
+		const value = forceSyncGenerationOf(object);
+		if (taken.get(key) === value || timers.has(key)) return;
+		taken.set(key, value);
+		const namespace = namespaceOf(object);
+		const name = nameOf(object);
+		const timer = setTimeout(() => {
+			timers.delete(key);
+			handle(type, namespace, name);
+		}, delayMs);
+		timer.unref();
+		timers.set(key, timer);
+	};
+
+	for (const type of types.values()) {
+		for (const object of store.all(type)) {
+			taken.set(keyOf(type, object), forceSyncGenerationOf(object));
+		}
+	}
+	const unsubscribe = store.subscribe((event) => {
+		const type = types.get(event.resource.kind);
+		if (event.type === 'DELETED' || type === undefined) return;
+		if (resourceKeyOf(event.resource) !== resourceKeyOf(type)) return;
+		schedule(type, event.entry.object);
+	});
+	return () => {
+		unsubscribe();
+		for (const timer of timers.values()) clearTimeout(timer);
+		timers.clear();
+	};
 }

@@ -506,7 +506,7 @@ export async function listEvents(
 
 /**
  * Asks a Flux controller to reconcile now: annotates `reconcile.fluxcd.io/requestedAt` with `now` (ISO 8601), with
- * Flux's field manager. Progress shows as `fluxReconcileHandled(object, requestedAt)`.
+ * Flux's field manager. Whether it is done is `reconcileProgress` (src/core/actions/liveActions.ts).
  */
 export async function requestFluxReconcile(
 	merged: MergedKubeconfig,
@@ -522,11 +522,6 @@ export async function requestFluxReconcile(
 		Promise.resolve({ metadata: { annotations: { [fluxReconcileAnnotation]: requestedAt } } }),
 	);
 	return result.ok ? { ...result, requestedAt } : result;
-}
-
-/** True once the controller has handled the reconcile requested at `requestedAt`. */
-export function fluxReconcileHandled(object: unknown, requestedAt: string): boolean {
-	return getPath(object, 'status', 'lastHandledReconcileAt') === requestedAt;
 }
 
 /** Suspends (true) or resumes (false) a Flux object: `spec.suspend`, patched with Flux's field manager. */

@@ -43,7 +43,7 @@ export function activateEngine(
 	const log = createLog();
 	const graph = new ResourceGraph();
 	graph.addRoot(workspaceRootId, 'Workspace manifests', 'file');
-	const provider = new ResourceTreeProvider(graph);
+	const provider = new ResourceTreeProvider(graph, context.workspaceState);
 	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
 	const explain = new ExplainProvider(graph);
 	// The sources report changes only once started, by which time everything below exists to take them.

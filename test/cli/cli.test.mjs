@@ -195,9 +195,15 @@ describe(`kube-status-lens merge on Node ${process.versions.node}`, () => {
 	it("prints the editor's preview: the merged status with each field's rule and WECs", () => {
 		const result = run('merge', ...files);
 		assert.equal(result.code, 0, result.stderr);
-		assert.match(result.stdout, /^# Multi-WEC status merge preview: Deployment nginx\/nginx$/m);
-		assert.match(result.stdout, /^# Mode: multi \(selected by nginx-multiwec/m);
-		assert.match(result.stdout, /^ {2}readyReplicas: 1 # min from cluster3$/m);
+		assert.match(
+			result.stdout,
+			/^# The \.status KubeStellar would write into Deployment nginx\/nginx, from its WECs$/m,
+		);
+		assert.match(result.stdout, /^# Why this workload: selected by nginx-multiwec/m);
+		assert.match(
+			result.stdout,
+			/^ {2}readyReplicas: 1 # decided by cluster3: the lowest value of the WECs$/m,
+		);
 	});
 
 	it('prints the merge as JSON, and reads a folder', () => {

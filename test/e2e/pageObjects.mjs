@@ -56,6 +56,18 @@ export class TreeView {
 		}
 		return undefined;
 	}
+	/** Clicks an inline action button (shown on hover) of the row whose label is exactly `label`. */
+	async clickInlineAction(label, title) {
+		const row = this.page
+			.locator('.sidebar .monaco-list-row')
+			.filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+			.first();
+		await row.waitFor({ timeout: 60_000 });
+		await row.hover();
+		const button = row.locator(`.actions .action-label[aria-label^="${title}"]`).first();
+		await button.waitFor({ timeout: 10_000 });
+		await button.click();
+	}
 	async contextMenu(text, item) {
 		const row = await this.waitForRow(text);
 		await row.click({ button: 'right' });

@@ -8,6 +8,7 @@ import { ActivityBar, CommandPalette, EditorArea, TreeView } from './pageObjects
  */
 export async function runLiveStories(page, { out }) {
 	const { story, shot, tree, activityBar, failures } = await workbench(page, out);
+	const palette = new CommandPalette(page);
 	await story('a user opens the view and sees each demo context with its state', async () => {
 		await activityBar.open('Kube Status Lens');
 		await tree.waitForRow('fleet-mgmt');
@@ -25,7 +26,7 @@ export async function runLiveStories(page, { out }) {
 		'a user expands a Bundle of a large fleet and its BundleDeployments are listed',
 		async () => {
 			await tree.expand('GitRepos');
-			await tree.expand('fleet-default/shop');
+			await tree.expand(/^\s*shop(?!-)/);
 			await tree.expand('shop-frontend');
 			await tree.waitForRow('prod-eu-1');
 			await shot('live-on-demand.png');
@@ -38,8 +39,32 @@ export async function runLiveStories(page, { out }) {
 			await tree.collapse('kubestellar-its');
 			await tree.expand('BindingPolicies');
 			await tree.expand('nginx-multiwec');
-			await tree.expand('Deployment nginx/nginx');
+			await tree.expand('Deployment nginx');
 			await shot('live-kubestellar.png');
+		},
+	);
+	await story(
+		'a user reconciles a Kustomization from its row and is told what Flux reported once it handled it',
+		async () => {
+			await tree.collapse('kubestellar-wds');
+			await tree.expand('platform');
+			await tree.expand('Flux');
+			await tree.expand('Kustomizations');
+			await tree.clickInlineAction('apps', 'Flux: Reconcile');
+			const dialog = page.locator('.monaco-dialog-box', { hasText: 'Reconcile Kustomization' });
+			await dialog.waitFor({ timeout: 10_000 });
+			await shot('live-action-confirm.png');
+			await dialog.locator('.monaco-button', { hasText: /^Reconcile$/ }).click();
+			// The toast may have gone by the time it is looked for: the notification list keeps it.
+			await palette.run('Notifications: Show Notifications');
+			const done = page.locator('.notifications-center .notification-list-item', {
+				hasText: 'Reconciled Kustomization',
+			});
+			await done.waitFor({ timeout: 30_000 });
+			// Expanded, it shows the whole message: what Flux reported.
+			await done.hover();
+			await done.locator('.codicon-notifications-expand').first().click({ timeout: 5_000 });
+			await shot('live-action-done.png');
 		},
 	);
 	return failures() === 0 ? 0 : 1;
@@ -116,7 +141,7 @@ export async function runStories(page, { out }) {
 	);
 
 	await story('a user hovers a GitRepo and reads why it is not ready', async () => {
-		await tree.hover('fleet-default/shop', 'ErrApplied');
+		await tree.hover(/^\s*shop(?!-)/, 'ErrApplied');
 		await shot('tooltip.png');
 	});
 
@@ -124,7 +149,7 @@ export async function runStories(page, { out }) {
 		'a user selects a row, filters by namespace from the view menu, sees the filter and clears it',
 		async () => {
 			await page.mouse.move(700, 700);
-			await (await tree.waitForRow('fleet-default/shop')).click();
+			await (await tree.waitForRow(/^\s*shop(?!-)/)).click();
 			await page.locator('.sidebar .codicon-toolbar-more').first().click();
 			await page
 				.locator('.context-view .action-label', { hasText: 'Filter by Namespace' })
@@ -142,7 +167,8 @@ export async function runStories(page, { out }) {
 			await page.locator('.sidebar', { hasText: 'objects shown' }).first().waitFor();
 			await shot('tree-filtered.png');
 			await page.locator('.sidebar .codicon-clear-all').first().click();
-			await tree.waitForRow('fleet-default/shop');
+			await tree.expand('GitRepos');
+			await tree.waitForRow(/^\s*shop(?!-)/);
 		},
 	);
 
@@ -156,6 +182,7 @@ export async function runStories(page, { out }) {
 				.first()
 				.waitFor({ timeout: 10_000 });
 			await page.waitForTimeout(300);
+			await shot('explain-pick.png');
 			await page.keyboard.press('Enter');
 			await editors.waitForTab('Explain');
 			// The Markdown preview renders in a webview once the built-in Markdown extension has activated.
@@ -170,6 +197,14 @@ export async function runStories(page, { out }) {
 				.first()
 				.waitFor({ timeout: 30_000 });
 			await shot('explain.png');
+			// The end of the document: what to do with the object's own names, and links to the files it was read from.
+			const readFrom = page
+				.frameLocator('iframe.webview')
+				.frameLocator('iframe')
+				.locator('h2', { hasText: 'Read from' })
+				.first();
+			await readFrom.scrollIntoViewIfNeeded({ timeout: 30_000 });
+			await shot('explain-read-from.png');
 		},
 	);
 
@@ -219,6 +254,36 @@ export async function runStories(page, { out }) {
 	});
 
 	await story(
+		'a user opens a Fleet dump and reads in the Problems panel which object each error is on',
+		async () => {
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Control+P');
+			await page.locator('.quick-input-widget input').fill('fleet/dump.yaml');
+			// Not flux/dump.yaml, which quick open offers first as recently opened.
+			const row = page
+				.locator('.quick-input-list .monaco-list-row', { hasText: /dump\.yaml.*fleet/ })
+				.first();
+			await row.waitFor({ timeout: 15_000 });
+			await row.click();
+			await editors.waitForTab('dump.yaml');
+			await page.keyboard.press('Control+Shift+M');
+			await palette.run('View: Toggle Maximized Panel');
+			await page
+				.locator('.markers-panel .monaco-list-row', {
+					hasText: 'GitRepo fleet-default/shop: ErrApplied',
+				})
+				.first()
+				.waitFor({ timeout: 30_000 });
+			// The side bar hidden: the panel's width for the lines, which lead with the object.
+			await palette.run('View: Toggle Primary Side Bar Visibility');
+			await shot('problems-objects.png');
+			await palette.run('View: Toggle Primary Side Bar Visibility');
+			await palette.run('View: Toggle Maximized Panel');
+			await page.keyboard.press('Control+J');
+		},
+	);
+
+	await story(
 		'a user opens a KubeStellar workload and previews how its WEC statuses merge',
 		async () => {
 			await page.keyboard.press('Escape');
@@ -234,14 +299,53 @@ export async function runStories(page, { out }) {
 				.first();
 			await lens.waitFor({ timeout: 30_000 });
 			await lens.click();
-			await editors.waitForTab('merged, proposal');
+			await editors.waitForTab('merge preview');
 			await page
-				.locator('.monaco-editor .view-line', { hasText: 'min from cluster3' })
+				.locator('.monaco-editor .view-line', { hasText: 'decided by cluster3' })
 				.first()
 				.waitFor({ timeout: 30_000 });
 			// The side bar closed, so the manifest and its preview share the window as a user reading them would arrange.
 			await page.keyboard.press('Control+B');
 			await shot('merge-preview.png');
+		},
+	);
+
+	await story(
+		'a user diffs the status a workload has against the merged one, both sides a bare status',
+		async () => {
+			await page.locator('.tabs-container .tab', { hasText: 'deployment.yaml' }).first().click();
+			await palette.run('Kube Status Lens: Diff Current and Merged Status');
+			await editors.waitForTab('no .status yet');
+			await page
+				.locator('.monaco-diff-editor .view-line', { hasText: 'readyReplicas: 1' })
+				.first()
+				.waitFor({ timeout: 30_000 });
+			await shot('merge-diff.png');
+		},
+	);
+
+	await story(
+		'a user with a side bar 300 pixels wide still reads the state of each row',
+		async () => {
+			// The previous story closed the side bar, with this view in it.
+			await page.keyboard.press('Control+B');
+			await tree.waitForRow('Workspace manifests');
+			const sidebar = await page.locator('.sidebar').first().boundingBox();
+			const sash = page.locator('.monaco-sash.vertical').filter({ visible: true });
+			for (const candidate of await sash.all()) {
+				const box = await candidate.boundingBox();
+				if (box && sidebar && Math.abs(box.x + box.width / 2 - (sidebar.x + sidebar.width)) < 6) {
+					await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+					await page.mouse.down();
+					await page.mouse.move(sidebar.x + 300, box.y + box.height / 2, { steps: 5 });
+					await page.mouse.up();
+					break;
+				}
+			}
+			await tree.expand('Flux');
+			await tree.expand('HelmRepositories');
+			await tree.waitForRow('Stalled');
+			await shot('tree-narrow.png');
 		},
 	);
 

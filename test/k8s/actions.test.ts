@@ -12,7 +12,6 @@ import {
 	fleetForceUpdate,
 	fluxFieldManager,
 	fluxReconcileAnnotation,
-	fluxReconcileHandled,
 	getObject,
 	listEvents,
 	managedFromGit,
@@ -22,6 +21,7 @@ import {
 	type ActionOptions,
 	type ObjectRef,
 } from '../../src/k8s/actions.ts';
+import { reconcileProgress } from '../../src/core/actions/liveActions.ts';
 import type { MergedKubeconfig } from '../../src/k8s/kubeconfig.ts';
 import { gitRepo as fleetGitRepo, kustomization, secret } from '../support/objects.ts';
 import { processGone } from '../support/wait.ts';
@@ -267,14 +267,7 @@ describe('cluster actions against the local API server', () => {
 		const owner = owners.find((entry) => entry.manager === fluxFieldManager);
 		assert.ok(owner, JSON.stringify(owners));
 		assert.match(JSON.stringify(owner.fieldsV1), /reconcile\.fluxcd\.io\/requestedAt/);
-		assert.equal(fluxReconcileHandled(live, result.requestedAt), false);
-		assert.equal(
-			fluxReconcileHandled(
-				{ status: { lastHandledReconcileAt: result.requestedAt } },
-				result.requestedAt,
-			),
-			true,
-		);
+		assert.equal(reconcileProgress(live, result.requestedAt).done, false);
 	});
 
 	it('suspends and resumes a Flux object with the Flux field manager', async () => {

@@ -1,12 +1,13 @@
 import { explain } from '../catalog/explanations.ts';
 import { readConditions } from '../model/condition.ts';
+import { getString } from '../model/object.ts';
 import { toneRank } from '../status/result.ts';
 import type { ResourceGraph } from '../tree/model.ts';
 import type { TreeNode } from '../tree/treeNode.ts';
 import { documentTextLimit, truncate } from '../text/limits.ts';
 import { escapeMarkdown, escapeTableCell } from '../text/markdown.ts';
 import { visibleLine } from '../text/visible.ts';
-import { stateLabel } from './tooltip.ts';
+import { repeats, stateLabel } from './tooltip.ts';
 
 const maxDepth = 8;
 
@@ -44,12 +45,121 @@ function meaningOf(node: TreeNode): { meaning: string; action: string } | undefi
 	return found ? { meaning: found.meaning, action: found.action } : undefined;
 }
 
+function messageOf(node: TreeNode): string {
+	return node.result?.message || node.message || '';
+}
+
+/** The messages a document has shown: a text is said once, and a text inside one already shown is not said again. */
+class ShownMessages {
+	private readonly texts: string[] = [];
+
+	has(text: string): boolean {
+		return this.texts.some((shown) => repeats(text, shown));
+	}
+
+	add(text: string): void {
+		if (text) this.texts.push(text);
+	}
+}
+
+/**
+ * The catalog's "what to do" with the object's own names in place of its placeholders (`<name>`, `<namespace>`,
+ * `<cluster namespace> <bundle>`, `<wec>`, `<owner kind>`...). A namespaced object's `<name>` gains `-n <namespace>`
+ * when the command names no namespace. Placeholders the object cannot fill stay as they are.
+ */
+function actionFor(action: string, node: TreeNode, object: unknown): string {
+	const ref = node.ref;
+	if (!ref) return action;
+	const values = new Map<string, string>();
+	const group = ref.apiVersion.includes('/')
+		? ref.apiVersion.slice(0, ref.apiVersion.indexOf('/'))
+		: '';
+	if (ref.kind === 'BundleDeployment') {
+		if (ref.namespace) values.set('<cluster namespace>', ref.namespace);
+		if (ref.name) values.set('<bundle>', ref.name);
+	} else if (ref.kind === 'Bundle' && ref.name) {
+		values.set('<bundle>', ref.name);
+	}
+	if (ref.kind === 'WorkStatus' && ref.namespace) values.set('<wec>', ref.namespace);
+	// ASO's owner reference names no kind; its WaitingForOwner message does (`Owner "group/Kind, ns/name" ...`).
+	const ownerInMessage = /^Owner "([^"/,]+)\/([^"/,]+), /.exec(node.result?.message ?? '');
+	const ownerKind =
+		getString(object, 'spec', 'owner', 'kind') ??
+		(ownerInMessage ? `${ownerInMessage[2]?.toLowerCase()}.${ownerInMessage[1]}` : undefined);
+	const ownerName = getString(object, 'spec', 'owner', 'name');
+	if (ownerKind) values.set('<owner kind>', ownerKind);
+	if (ownerName) values.set('<owner name>', ownerName);
+	if (ref.kind) {
+		values.set(
+			'kubectl get <kind>',
+			`kubectl get ${ref.kind.toLowerCase()}${group ? `.${group}` : ''}`,
+		);
+	}
+	if (ref.namespace) values.set('<namespace>', ref.namespace);
+	if (ref.name) {
+		const namesNamespace = /-n </.test(action) || action.includes('<namespace>');
+		values.set(
+			'<name>',
+			ref.namespace && !namesNamespace ? `${ref.name} -n ${ref.namespace}` : ref.name,
+		);
+	}
+	if (values.size === 0) return action;
+	// One pass, so a name that reads like a placeholder is not filled in again.
+	const placeholders = new RegExp(
+		[...values.keys()].map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+		'g',
+	);
+	return action.replace(placeholders, (placeholder) => values.get(placeholder) ?? placeholder);
+}
+
+/** The noun for several children of one parent that share a message: clusters for Fleet and KubeStellar placements. */
+function placesNoun(node: TreeNode, parent: TreeNode, count: number): string {
+	const kind = node.ref?.kind ?? '';
+	const clusters =
+		(kind === 'BundleDeployment' && parent.ref?.kind !== 'Cluster') || kind === 'WorkStatus';
+	if (clusters) return count === 1 ? 'cluster' : 'clusters';
+	if (kind === 'BundleDeployment') return count === 1 ? 'bundle' : 'bundles';
+	return count === 1 ? 'object' : 'objects';
+}
+
+/**
+ * Where a source can be linked to in the Explain document: its path below the folder the Markdown preview resolves
+ * links starting with "/" against, or undefined when it has none (a cluster, a file elsewhere).
+ */
+export type SourcePathOf = (sourceId: string) => string | undefined;
+
+/** `[fleet/dump.yaml:12](/fleet/dump.yaml#L12)` for a file with a path to link to; anything else as plain text. */
+function sourceLine(
+	source: { sourceId: string; label?: string; line?: number },
+	pathOf: SourcePathOf,
+): string {
+	const text = field(
+		`${source.label ?? source.sourceId}${source.line === undefined ? '' : `:${source.line + 1}`}`,
+	);
+	const path = pathOf(source.sourceId);
+	if (path === undefined || path === '') return text;
+	// Every character Markdown or a URL could read as syntax is percent-encoded, so the path cannot end the link.
+	const target = path.replace(/[^A-Za-z0-9\-._~/@$&+,;=]/g, (character) =>
+		encodeURIComponent(character).replace(
+			/[!'()*]/g,
+			(reserved) => `%${reserved.charCodeAt(0).toString(16).toUpperCase()}`,
+		),
+	);
+	return `[${text}](/${target.replace(/^\/+/, '')}${source.line === undefined ? '' : `#L${source.line + 1}`})`;
+}
+
 /**
  * "Explain status" as Markdown: the chain from the chosen object down to what blocks it (GitRepo -> Bundle ->
  * BundleDeployment -> resource, BindingPolicy -> workload -> WEC, HarborCluster -> dependency), each step with its
- * state, message and meaning, then what to do. Every string from files or clusters is escaped.
+ * state and meaning; each distinct message once (with the clusters that share it), then what to do with the object's
+ * own names, the conditions, what kstatus and Argo CD say, and where it was read (linked where `pathOf` gives a path). Every string from files or
+ * clusters is escaped.
  */
-export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): string {
+export function explainNodeMarkdown(
+	graph: ResourceGraph,
+	nodeId: string,
+	pathOf: SourcePathOf = () => undefined,
+): string {
 	const start = graph.node(nodeId);
 	if (!start) return '# Nothing to explain\n\nThe item is no longer in the tree.';
 	const chain: TreeNode[] = [start];
@@ -60,43 +170,71 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 	) {
 		chain.push(node);
 	}
+	const shown = new ShownMessages();
+	const shownMeanings = new Set<string>();
 	const lines: string[] = [];
 	lines.push(`# ${field(titleOf(start))}`, '');
 	const ready = start.tone === 'ok';
-	lines.push(
-		`**${field(stateOf(start))}**${start.result?.message ? ` — ${field(start.result.message)}` : ''}`,
-		'',
-	);
+	const startMeaning = meaningOf(start)?.meaning;
+	lines.push(`**${field(stateOf(start))}**${startMeaning ? `: ${field(startMeaning)}` : ''}`, '');
+	if (startMeaning) shownMeanings.add(startMeaning);
+	const startMessage = messageOf(start);
+	if (startMessage) {
+		lines.push(field(startMessage), '');
+		shown.add(startMessage);
+	}
 	if (ready) {
 		lines.push('Nothing blocks it: every part below it is ready.', '');
 	} else if (chain.length > 1) {
 		lines.push('## Why it is not ready', '');
 		lines.push(chain.map((node) => field(titleOf(node))).join(' → '), '');
-		let previousMessage = start.result?.message ?? '';
 		chain.forEach((node, index) => {
-			// The message was printed above for the first step; a step that repeats its parent's message says only its state.
-			const message = node.result?.message ?? node.message ?? '';
-			const shown =
-				index > 0 && message && message !== previousMessage ? `: ${field(message)}` : '';
-			previousMessage = message;
-			lines.push(`${index + 1}. **${field(titleOf(node))}** is ${field(stateOf(node))}${shown}`);
-			const meaning = meaningOf(node);
-			if (meaning) lines.push(`   ${field(meaning.meaning)}`);
+			// An object has a state ("is ErrApplied (error)"); a resource or dependency row a description ("failed to apply").
+			const state = node.result ? ` is ${field(stateOf(node))}` : `: ${field(stateOf(node))}`;
+			lines.push(`${index + 1}. **${field(titleOf(node))}**${state}.`);
+			const meaning = meaningOf(node)?.meaning;
+			if (meaning && !shownMeanings.has(meaning)) {
+				lines.push('', `   ${field(meaning)}`);
+				shownMeanings.add(meaning);
+			}
+			const parent = chain[index - 1];
+			const message = messageOf(node);
+			if (parent && message) {
+				const sharing = graph.children(parent.id).filter((child) => messageOf(child) === message);
+				const places =
+					sharing.length > 1
+						? `On ${sharing.length} ${placesNoun(node, parent, sharing.length)}: ${sharing.map((child) => field(child.label)).join(', ')}`
+						: '';
+				if (!shown.has(message)) {
+					lines.push('', `   ${places ? `${places} — ` : ''}${field(message)}`);
+					shown.add(message);
+				} else if (places) {
+					lines.push('', `   ${places}, with the message above.`);
+				}
+			}
+			lines.push('');
 		});
-		lines.push('');
 	}
 	if (start.disagreement) {
 		lines.push('## The controller and the children disagree', '', field(start.disagreement), '');
 	}
 	const deepest = [...chain].reverse().find((node) => meaningOf(node)?.action);
 	const action = deepest ? meaningOf(deepest)?.action : undefined;
-	if (!ready && action) lines.push('## What to do', '', field(action), '');
-	const reasons = start.result?.reasons ?? [];
+	if (!ready && deepest && action) {
+		const object = deepest.objectKey
+			? graph.objectOf(deepest.rootId, deepest.objectKey)
+			: undefined;
+		lines.push('## What to do', '', field(actionFor(action, deepest, object)), '');
+	}
+	const reasons: string[] = [];
+	for (const reason of start.result?.reasons ?? []) {
+		if (reasons.length >= 12 || shown.has(reason)) continue;
+		reasons.push(reason);
+		shown.add(reason);
+	}
 	if (reasons.length > 0) {
 		lines.push('## Details', '');
-		for (const reason of reasons.slice(0, 12)) {
-			lines.push(`- ${field(reason)}`);
-		}
+		for (const reason of reasons) lines.push(`- ${field(reason)}`);
 		lines.push('');
 	}
 	const object = start.objectKey ? graph.objectOf(start.rootId, start.objectKey) : undefined;
@@ -109,20 +247,24 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 			'| --- | --- | --- | --- |',
 		);
 		for (const condition of conditions.slice(0, 20)) {
+			const message = condition.message ?? '';
+			const cell =
+				message && shown.has(message) ? 'the message above' : escapeTableCell(message, 500);
 			lines.push(
-				`| ${escapeTableCell(condition.type, 40)} | ${escapeTableCell(condition.status + (condition.severity ? ` · ${condition.severity}` : ''), 30)} | ${escapeTableCell(condition.reason ?? '', 40)} | ${escapeTableCell(condition.message ?? '', 200)} |`,
+				`| ${escapeTableCell(condition.type, 40)} | ${escapeTableCell(condition.status + (condition.severity ? ` · ${condition.severity}` : ''), 30)} | ${escapeTableCell(condition.reason ?? '', 40)} | ${cell} |`,
 			);
 		}
 		lines.push('');
 	}
 	if (start.result) {
+		const { kstatus, health } = start.result;
+		const said = (message: string): string =>
+			message && !shown.has(message) ? ` — ${field(message)}` : '';
 		lines.push('## What other tools will say', '');
+		lines.push(`- kstatus: **${field(kstatus.status)}**${said(kstatus.message)}`);
 		lines.push(
-			`- kstatus: **${field(start.result.kstatus.status)}**${start.result.kstatus.message ? ` — ${field(start.result.kstatus.message)}` : ''}`,
-		);
-		lines.push(
-			start.result.health
-				? `- Argo CD health: **${field(start.result.health.status)}**${start.result.health.message ? ` — ${field(start.result.health.message)}` : ''}`
+			health
+				? `- Argo CD health: **${field(health.status)}**${said(health.message)}`
 				: '- Argo CD has no health check for this kind.',
 		);
 		lines.push('');
@@ -130,11 +272,7 @@ export function explainNodeMarkdown(graph: ResourceGraph, nodeId: string): strin
 	const sources = start.sources ?? [];
 	if (sources.length > 0) {
 		lines.push('## Read from', '');
-		for (const source of sources.slice(0, 10)) {
-			lines.push(
-				`- ${field(`${source.label ?? source.sourceId}${source.line === undefined ? '' : `:${source.line + 1}`}`)}`,
-			);
-		}
+		for (const source of sources.slice(0, 10)) lines.push(`- ${sourceLine(source, pathOf)}`);
 		lines.push('');
 	}
 	return lines.join('\n');

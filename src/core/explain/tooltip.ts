@@ -2,7 +2,8 @@ import { explain } from '../catalog/explanations.ts';
 import { readConditions, type Condition } from '../model/condition.ts';
 import { refOf } from '../model/object.ts';
 import type { StatusResult } from '../status/result.ts';
-import { escapeMarkdown, escapeTableCell, truncate } from '../text/markdown.ts';
+import { hoverTextLimit } from '../text/limits.ts';
+import { escapeMarkdown } from '../text/markdown.ts';
 
 /** Where an object was read from, for display. */
 export interface SourceLabel {
@@ -25,18 +26,44 @@ export function stateLabel(result: StatusResult): string {
 	return `${result.state} (${toneWords[result.tone]})`;
 }
 
-function conditionRows(conditions: readonly Condition[], max: number): string[] {
-	const rows = conditions.slice(0, max).map((condition) => {
-		const severity = condition.severity ? ` · ${condition.severity}` : '';
-		return `| ${escapeTableCell(condition.type, 40)} | ${escapeTableCell(condition.status + severity, 24)} | ${escapeTableCell(condition.reason ?? '', 40)} | ${escapeTableCell(condition.message ?? '', 90)} |`;
+/**
+ * Whether `text` says nothing `shown` does not: the same words or a part of them, the whole of `shown` with a few
+ * words around it, or a short lead-in ("Ready is False: ", "Deployment message: ") before a part of it.
+ */
+export function repeats(text: string, shown: string): boolean {
+	const trimmed = text.trim();
+	if (trimmed === '' || shown === '') return false;
+	if (shown.includes(trimmed)) return true;
+	if (shown.length >= 20 && trimmed.includes(shown) && trimmed.length - shown.length <= 40) {
+		return true;
+	}
+	for (
+		let colon = trimmed.indexOf(': ');
+		colon >= 0 && colon <= 60;
+		colon = trimmed.indexOf(': ', colon + 1)
+	) {
+		const rest = trimmed.slice(colon + 2);
+		if (rest.length >= 20 && shown.includes(rest)) return true;
+	}
+	return false;
+}
+
+// One line of conditions, worst news first to the reader's eye: type, status and reason, no messages (the key
+// message is shown once above; the rest is in Explain).
+function conditionsLine(conditions: readonly Condition[], max: number): string {
+	const parts = conditions.slice(0, max).map((condition) => {
+		const reason = condition.reason ? ` (${condition.reason})` : '';
+		const severity = condition.severity ? `, ${condition.severity}` : '';
+		return escapeMarkdown(`${condition.type} ${condition.status}${reason}${severity}`, 120);
 	});
-	if (conditions.length > max) rows.push(`| … ${conditions.length - max} more | | | |`);
-	return rows;
+	if (conditions.length > max) parts.push(`… ${conditions.length - max} more`);
+	return `Conditions: ${parts.join(' · ')}`;
 }
 
 /**
- * The tooltip of an object: what it is, its state and message, its conditions as a small table, what the state
- * means and what to do, kstatus and Argo CD health, and where it was read. Every string from the object is escaped.
+ * The tooltip of an object, short enough to scan: what it is and its state, the key message once and whole (up to
+ * the hover limit), what the state means, one more reason when it says something else, then the facts: conditions,
+ * what kstatus and Argo CD will show, and where it was read. Every string from the object is escaped.
  */
 export function objectTooltipMarkdown(
 	object: unknown,
@@ -48,40 +75,30 @@ export function objectTooltipMarkdown(
 	lines.push(
 		`**${escapeMarkdown(ref.kind || 'Object')}** ${escapeMarkdown(ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name)}`,
 	);
-	lines.push('');
-	lines.push(
-		`**${escapeMarkdown(stateLabel(result))}**${result.message ? ` — ${escapeMarkdown(truncate(result.message, 200))}` : ''}`,
-	);
-	const { conditions } = readConditions(object);
-	if (conditions.length > 0) {
-		lines.push(
-			'',
-			'| Condition | Status | Reason | Message |',
-			'| --- | --- | --- | --- |',
-			...conditionRows(conditions, 8),
-		);
-	}
 	const meaning = explain(
 		result.system === 'kubernetes' ? 'kstatus' : result.system,
 		'state',
 		result.state,
 		ref.kind,
 	);
-	if (meaning) {
-		lines.push(
-			'',
-			`${escapeMarkdown(meaning.meaning)}${meaning.action ? ` *What to do:* ${escapeMarkdown(meaning.action)}` : ''}`,
-		);
-	}
-	const firstReason = result.reasons.find((reason) => reason !== result.message);
-	if (firstReason) lines.push('', escapeMarkdown(truncate(firstReason, 240)));
-	const health = result.health
-		? ` · Argo CD: ${result.health.status}${result.health.message ? ` — ${truncate(result.health.message, 80)}` : ''}`
-		: '';
 	lines.push(
 		'',
-		`kstatus: ${escapeMarkdown(`${result.kstatus.status}${result.kstatus.message ? ` — ${truncate(result.kstatus.message, 80)}` : ''}${health}`)}`,
+		`**${escapeMarkdown(stateLabel(result))}**${meaning ? ` — ${escapeMarkdown(meaning.meaning)}` : ''}`,
 	);
+	const key = result.message || result.reasons[0] || '';
+	if (key) lines.push('', escapeMarkdown(key, hoverTextLimit));
+	const otherReason = result.reasons.find((reason) => !repeats(reason, key));
+	if (otherReason) lines.push('', escapeMarkdown(otherReason));
+	const { conditions } = readConditions(object);
+	if (conditions.length > 0) lines.push('', conditionsLine(conditions, 6));
+	const kstatusMessage =
+		result.kstatus.message && !repeats(result.kstatus.message, key)
+			? ` — ${escapeMarkdown(result.kstatus.message, 300)}`
+			: '';
+	const health = result.health
+		? `Argo CD: ${escapeMarkdown(result.health.status)}${result.health.message && !repeats(result.health.message, key) ? ` — ${escapeMarkdown(result.health.message, 300)}` : ''}`
+		: 'Argo CD: no health check for this kind';
+	lines.push('', `kstatus: ${escapeMarkdown(result.kstatus.status)}${kstatusMessage} · ${health}`);
 	if (sources.length > 0) {
 		const first = sources[0];
 		const more = sources.length > 1 ? ` (+${sources.length - 1} more)` : '';

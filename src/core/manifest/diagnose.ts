@@ -25,6 +25,7 @@ import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../m
 import { getInt64, int64Field } from '../model/int64.ts';
 import type { Range } from '../model/range.ts';
 import type { StatusResult } from '../status/result.ts';
+import { hoverTextLimit, rowTextLimit, truncate } from '../text/limits.ts';
 
 /** How bad a finding is, in the editor's four levels. */
 export type FindingSeverity = 'error' | 'warning' | 'information' | 'hint';
@@ -177,6 +178,8 @@ export interface Finding {
 	readonly severity: FindingSeverity;
 	readonly code: FindingCode;
 	readonly message: string;
+	/** The object it is about, "GitRepo fleet-default/shop" (absent for a syntax error). */
+	readonly subject?: string;
 	readonly fixes?: readonly Fix[];
 }
 
@@ -206,11 +209,24 @@ interface Target {
 	readonly part: Part;
 }
 
+/**
+ * The object a finding is about: "GitRepo fleet-default/shop". A dump holds a GitRepo, its Bundle, Clusters and
+ * ClusterGroup with the same Fleet message; in the Problems panel only this tells them apart.
+ */
+function subjectOf(object: unknown): string {
+	const kind = truncate(getString(object, 'kind') ?? '', rowTextLimit);
+	const name = getString(object, 'metadata', 'name');
+	if (!name) return kind;
+	const namespace = getString(object, 'metadata', 'namespace');
+	return `${kind} ${truncate(namespace ? `${namespace}/${name}` : name, rowTextLimit)}`;
+}
+
 /** Collects the findings of one object, resolving paths to ranges through the object's tree. */
 class ObjectFindings {
 	readonly findings: Finding[] = [];
 	readonly analysis: ManifestAnalysis;
 	readonly entry: AnalyzedObject;
+	private subject: string | undefined;
 
 	constructor(analysis: ManifestAnalysis, entry: AnalyzedObject) {
 		this.analysis = analysis;
@@ -263,7 +279,14 @@ class ObjectFindings {
 	): void {
 		const list = Array.isArray(targets) ? (targets as readonly Target[]) : [targets as Target];
 		const present = fixes.filter((fix): fix is Fix => fix !== undefined);
-		const finding: Finding = { range: this.rangeOf(list), severity, code, message };
+		this.subject ??= subjectOf(this.entry.object);
+		const finding: Finding = {
+			range: this.rangeOf(list),
+			severity,
+			code,
+			message,
+			subject: this.subject,
+		};
 		this.findings.push(present.length > 0 ? { ...finding, fixes: present } : finding);
 	}
 }
@@ -1057,4 +1080,37 @@ export function diagnoseManifest(text: string, options: DiagnoseOptions = {}): F
 		for (const finding of out.findings) findings.push(finding);
 	}
 	return findings.sort(compareFindings);
+}
+
+/** A finding as the Problems panel lists it: once, however many places say the same, its message cut to fit. */
+export interface ListedFinding {
+	readonly finding: Finding;
+	readonly message: string;
+	/** The other places with the same finding, in order. */
+	readonly alsoAt: readonly Range[];
+}
+
+/**
+ * The findings as lines of the Problems panel, each message led by the object it is about ("GitRepo
+ * fleet-default/shop: ErrApplied(1) [...]"): the same line said at several places is one line, pointing at the first
+ * and naming the rest. Findings with a quick fix stay apart: each place has its own edit. What an object's status
+ * says is cut at the hover limit (the file holds the whole text).
+ */
+export function listedFindings(findings: readonly Finding[]): ListedFinding[] {
+	const listed: { finding: Finding; message: string; alsoAt: Range[] }[] = [];
+	const byText = new Map<string, { alsoAt: Range[] }>();
+	for (const finding of findings) {
+		const said = truncate(finding.message, hoverTextLimit);
+		const message = finding.subject === undefined ? said : `${finding.subject}: ${said}`;
+		const text = `${finding.severity}\u0000${finding.code}\u0000${finding.subject ?? ''}\u0000${finding.message}`;
+		const same = finding.fixes ? undefined : byText.get(text);
+		if (same) {
+			same.alsoAt.push(finding.range);
+			continue;
+		}
+		const entry = { finding, message, alsoAt: [] };
+		listed.push(entry);
+		if (!finding.fixes) byText.set(text, entry);
+	}
+	return listed;
 }

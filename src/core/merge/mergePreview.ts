@@ -161,15 +161,75 @@ export function mergeWorkloadOf(objects: readonly unknown[]): MergeWorkloadChoic
 	return workloads.length === 0 ? { kind: 'none' } : { kind: 'several', candidates: workloads };
 }
 
-// The words beside each merged field, shared by the editor's preview and the command line: the rule, the WECs that
-// decided it, the WECs that lacked it, and where the proposal's literal rule would have taken another WEC.
-function provenanceComment(provenance: FieldProvenance): string {
-	const wecs = provenance.wecs.length > 0 ? ` from ${namesList(provenance.wecs)}` : '';
-	const absent = provenance.absentIn?.length ? `; absent in ${namesList(provenance.absentIn)}` : '';
-	const proposal = provenance.proposalPick
-		? `; the proposal's literal rule would take ${provenance.proposalPick.wec}`
+// The words beside each merged field, shared by the editor's preview and the command line: which WEC decided the
+// value and how, in the words of someone who runs the clusters (the rule ids stay in `--json`'s provenance).
+function provenanceComment(provenance: FieldProvenance, wecCount: number): string {
+	const { rule, wecs, detail } = provenance;
+	const names = namesList(wecs);
+	const everyWec = wecCount > 1 && wecs.length === wecCount;
+	const allWecs = wecCount === 2 ? 'both WECs' : `all ${wecCount} WECs`;
+	const decided = (how: string): string =>
+		wecs.length === 0 ? how : everyWec ? `the same in ${allWecs}` : `decided by ${names}: ${how}`;
+	let words: string;
+	switch (rule) {
+		case 'min':
+			words = decided('the lowest value of the WECs');
+			break;
+		case 'max':
+			words = decided('the highest value of the WECs');
+			break;
+		case 'latest':
+			words = decided('the most recent time of the WECs');
+			break;
+		case 'all-true':
+			words = everyWec
+				? `true in ${allWecs}`
+				: decided('false there, and one false WEC makes it false');
+			break;
+		case 'same-value':
+			words = everyWec
+				? `the same in ${allWecs}`
+				: `the same in every WEC that reports it (${names})`;
+			break;
+		case 'omitted':
+			words = `left out: ${detail ?? 'the WECs disagree'}`;
+			break;
+		case 'three-valued':
+			words = detail?.startsWith('True')
+				? `True in ${everyWec ? allWecs : names}`
+				: detail?.startsWith('False')
+					? decided('False there, and one WEC reporting False makes it False')
+					: decided('Unknown there, or not reported, so it is Unknown');
+			break;
+		case 'from-merged-status':
+			words = `decided by ${names}: the most recent condition with this status`;
+			break;
+		case 'missing-in-wecs':
+			words = `${names} ${wecs.length === 1 ? 'does' : 'do'} not report this condition, so it is Unknown`;
+			break;
+		case 'phase-priority':
+			words = decided(
+				'the most severe phase of the WECs (Failed, Unknown, Running, Succeeded, Pending)',
+			);
+			break;
+		case 'matched-by-key':
+			words = `the same item in ${names}`;
+			break;
+		case 'verbatim':
+			words = `copied from ${names}`;
+			break;
+		case 'first-matching-condition':
+			words = decided(detail ?? 'the first matching condition');
+			break;
+	}
+	const absent =
+		provenance.absentIn?.length && rule !== 'missing-in-wecs'
+			? `; not reported by ${namesList(provenance.absentIn)}${detail?.includes('counts as 0') ? ' (an absent counter counts as 0)' : ''}`
+			: '';
+	const literal = provenance.proposalPick
+		? `; the proposal read word for word would take ${provenance.proposalPick.wec}'s reason and message`
 		: '';
-	return ` ${oneLine(`${provenance.rule}${wecs}${absent}${proposal}`)}`;
+	return ` ${oneLine(`${words}${absent}${literal}`)}`;
 }
 
 // The field a list's items were matched by, read from the provenance paths under the list (`conditions[type=...]`):
@@ -191,15 +251,18 @@ function annotate(
 	path: string,
 	provenance: Readonly<Record<string, FieldProvenance>>,
 	paths: readonly string[],
+	wecCount: number,
 ): void {
 	if (isMap(node)) {
 		for (const pair of node.items) {
 			const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
 			const childPath = fieldPath(path, key);
 			const entry = provenance[childPath];
-			if (entry && isScalar(pair.value)) pair.value.comment = provenanceComment(entry);
-			else if (entry && isScalar(pair.key)) pair.key.commentBefore = provenanceComment(entry);
-			annotate(pair.value, childPath, provenance, paths);
+			if (entry && isScalar(pair.value)) pair.value.comment = provenanceComment(entry, wecCount);
+			else if (entry && isScalar(pair.key)) {
+				pair.key.commentBefore = provenanceComment(entry, wecCount);
+			}
+			annotate(pair.value, childPath, provenance, paths, wecCount);
 		}
 	} else if (isSeq(node)) {
 		const keyField = keyFieldOf(path, paths);
@@ -209,8 +272,8 @@ function annotate(
 			if (!isMap(item) || typeof keyValue !== 'string') continue;
 			const itemAt = itemPath(path, keyField, keyValue);
 			const entry = provenance[itemAt];
-			if (entry) item.commentBefore = provenanceComment(entry);
-			annotate(item, itemAt, provenance, paths);
+			if (entry) item.commentBefore = provenanceComment(entry, wecCount);
+			annotate(item, itemAt, provenance, paths, wecCount);
 		}
 	}
 }
@@ -276,6 +339,30 @@ function oneLine(text: string): string {
 	return text.replace(/\s+/g, ' ').trim();
 }
 
+const ruleWords: Readonly<Record<MergeRules, string>> = {
+	proposal: 'the multi-WEC status proposal, in full',
+	kubestellar: 'what the released KubeStellar controller writes',
+};
+
+const otherRuleWords: Readonly<Record<MergeRules, string>> = {
+	proposal: 'The multi-WEC status proposal in full',
+	kubestellar: 'The released KubeStellar controller',
+};
+
+const modeWords: Readonly<Record<WecMergeResult['mode'], string>> = {
+	multi: "KubeStellar merges the WECs' statuses",
+	singleton: 'KubeStellar copies the status of the one WEC it runs on',
+	cleared: 'KubeStellar empties the status',
+	none: 'KubeStellar leaves the status as it is',
+};
+
+function workloadTitle(workload: unknown): string {
+	const kind = getString(workload, 'kind') ?? '?';
+	const name = getString(workload, 'metadata', 'name') ?? '?';
+	const namespace = getString(workload, 'metadata', 'namespace');
+	return oneLine(`${kind} ${namespace ? `${namespace}/` : ''}${name}`);
+}
+
 /**
  * The preview document: the merged `.status` as YAML with a comment on each field naming its rule and source WECs,
  * a table of per-WEC values, the mode, whether an update would be written, and what kstatus and Argo CD will show.
@@ -293,15 +380,16 @@ export function mergePreviewYaml(
 	const document = new Document({ status: result.status });
 	if (isMap(document.contents)) {
 		const paths = Object.keys(result.provenance);
-		annotate(document.contents.get('status', true), '', result.provenance, paths);
+		const wecCount = wecCopiesOf(workload, inputs.perWec).copies.length;
+		annotate(document.contents.get('status', true), '', result.provenance, paths, wecCount);
 	}
-	const kind = getString(workload, 'kind') ?? '?';
-	const name = getString(workload, 'metadata', 'name') ?? '?';
-	const namespace = getString(workload, 'metadata', 'namespace');
 	const header = [
-		oneLine(`# Multi-WEC status merge preview: ${kind} ${namespace ? `${namespace}/` : ''}${name}`),
-		`# Rules: ${rules}${rules === 'proposal' ? ' (the multi-WEC status proposal, in full)' : ' (what the released KubeStellar controller writes)'}`,
-		oneLine(`# Mode: ${result.mode}${inputs.because ? ` (${inputs.because})` : ''}`),
+		oneLine(`# The .status KubeStellar would write into ${workloadTitle(workload)}, from its WECs`),
+		`# Rules: ${ruleWords[rules]}`,
+		`# Mode: ${result.mode} (${modeWords[result.mode]})`,
+	];
+	if (inputs.because) header.push(oneLine(`# Why this workload: ${inputs.because}`));
+	header.push(
 		`# Changed: ${result.changed ? 'yes, KubeStellar would write this status' : 'no, it equals the current .status (no update would be written)'}`,
 		oneLine(
 			`# kstatus: ${result.kstatus.status}${result.kstatus.message ? `: ${result.kstatus.message}` : ''}`,
@@ -309,10 +397,10 @@ export function mergePreviewYaml(
 		oneLine(
 			`# Argo CD health: ${result.health ? `${result.health.status}${result.health.message ? `: ${result.health.message}` : ''}` : 'no health check for this kind'}`,
 		),
-	];
+	);
 	if (JSON.stringify(other.status) !== JSON.stringify(result.status)) {
 		header.push(
-			`# With --rules ${otherRules} the status differs: kstatus ${other.kstatus.status}, Argo CD ${other.health?.status ?? 'none'} (see the notes and the diff).`,
+			`# ${otherRuleWords[otherRules]} would write a different status: kstatus ${other.kstatus.status}, Argo CD ${other.health?.status ?? 'no check'}.`,
 		);
 	}
 	header.push('#', '# Per-WEC values:');
@@ -332,8 +420,34 @@ export function mergePreviewYaml(
 	return { text: `${header.join('\n')}\n${document.toString({ lineWidth: 0 })}`, result, other };
 }
 
-/** The workload's current `.status` as YAML, the left side of the diff. */
+function hasStatus(workload: unknown): boolean {
+	const status = isRecord(workload) ? workload.status : undefined;
+	return isRecord(status) && Object.keys(status).length > 0;
+}
+
+/**
+ * The workload's current `.status` as YAML, the left side of the diff; `status: {}` when it has none, so both sides
+ * are a bare status and compare like with like.
+ */
 export function currentStatusYaml(workload: unknown): string {
-	const status = isRecord(workload) ? (workload.status ?? {}) : {};
+	const status = isRecord(workload) && hasStatus(workload) ? workload.status : {};
 	return new Document({ status }).toString({ lineWidth: 0 });
+}
+
+/** The merged `.status` as bare YAML, without the preview's comments: the right side of the diff. */
+export function mergedStatusYaml(
+	workload: unknown,
+	inputs: MergeInputs,
+	rules: MergeRules,
+	options: { readonly now?: number } = {},
+): string {
+	const result = mergeWecStatuses(workload, inputs.perWec, inputs.policies, rules, options);
+	return new Document({ status: result.status }).toString({ lineWidth: 0 });
+}
+
+/** The title of the diff: what each side is, and that there is no status yet when the workload has none. */
+export function mergeDiffTitle(workload: unknown, rules: MergeRules): string {
+	const now = hasStatus(workload) ? '.status now' : 'no .status yet';
+	const merged = rules === 'proposal' ? 'merged by the proposal' : 'merged by KubeStellar today';
+	return `${workloadTitle(workload)}: ${now} ↔ ${merged}`;
 }

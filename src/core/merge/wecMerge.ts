@@ -489,7 +489,7 @@ export function mergeWecStatuses(
 			!labels.multiWec
 		) {
 			notes.push(
-				'The object carries no status-return label: the released controller would leave its .status as it is (its rules: kubeStatusLens.mergePreview.rules or --rules kubestellar).',
+				'The object carries no status-return label (managed-by.kubestellar.io/singletonstatus or multiwecstatus): the released KubeStellar controller would leave its .status as it is.',
 			);
 		}
 		status = outcome.write === null ? {} : { ...outcome.write };

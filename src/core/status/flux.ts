@@ -52,6 +52,26 @@ function describe(condition: Condition): string {
 	return `${condition.type} is ${condition.status}${reason}${message}`;
 }
 
+/** The failure the conditions report (Ready False, FetchFailed or StorageOperationFailed True), if any. */
+function failureOf(
+	conditions: readonly Condition[],
+): { readonly message: string; readonly reasons: string[] } | undefined {
+	const ready = findCondition(conditions, 'Ready');
+	const failures = conditions.filter(
+		(condition) =>
+			(condition.type === 'FetchFailed' || condition.type === 'StorageOperationFailed') &&
+			condition.status === 'True',
+	);
+	if (ready?.status !== 'False' && failures.length === 0) return undefined;
+	const primary = failures[0] ?? ready;
+	const reasons = failures.map(describe);
+	if (ready?.status === 'False') reasons.unshift(describe(ready));
+	return {
+		message: primary?.message || ready?.message || primary?.reason || 'Reconciliation failed',
+		reasons,
+	};
+}
+
 /**
  * The state of a Flux object. Order decided in issue 3 from the Flux HelmRepository spec (fluxcd/source-controller
  * docs/spec/v1/helmrepositories.md), "Conditions": Stalled, then Suspended (spec.suspend; not for oci
@@ -81,10 +101,25 @@ export function computeFluxStatus(
 	}
 	const suspendValue = getPath(object, 'spec', 'suspend');
 	if (!oci && getBool(object, 'spec', 'suspend') === true) {
+		const suspendedReason = 'spec.suspend is true: the controller does not reconcile this object.';
+		// Suspending keeps the last outcome: `flux get` shows SUSPENDED True beside READY False and its message, so a
+		// failure stays a failure (tone error, counted) while the state says why nothing changes.
+		const failure = failureOf(conditions);
+		if (failure) {
+			return {
+				...verdict(
+					'Suspended',
+					`Failed: ${failure.message}`,
+					[suspendedReason, ...failure.reasons],
+					observed,
+				),
+				tone: 'error',
+			};
+		}
 		return verdict(
 			'Suspended',
 			'Reconciliation is suspended (spec.suspend: true)',
-			['spec.suspend is true: the controller does not reconcile this object.'],
+			[suspendedReason],
 			observed,
 		);
 	}
@@ -105,22 +140,15 @@ export function computeFluxStatus(
 	const ready = findCondition(conditions, 'Ready');
 	const reconciling = findCondition(conditions, 'Reconciling');
 	const retrying = reconciling?.status === 'True' && reconciling.reason === 'ProgressingWithRetry';
-	const failures = conditions.filter(
-		(condition) =>
-			(condition.type === 'FetchFailed' || condition.type === 'StorageOperationFailed') &&
-			condition.status === 'True',
-	);
-	if (ready?.status === 'False' || failures.length > 0) {
-		const primary = failures[0] ?? ready;
-		const base = primary?.message || ready?.message || primary?.reason || 'Reconciliation failed';
-		const reasons = failures.map(describe);
-		if (ready?.status === 'False') reasons.unshift(describe(ready));
+	const failure = failureOf(conditions);
+	if (failure) {
+		const reasons = [...failure.reasons];
 		if (retrying) {
 			reasons.push('The controller is retrying with exponential backoff (ProgressingWithRetry).');
 		}
 		return verdict(
 			'Failed',
-			retrying ? `${base} (retrying)` : base,
+			retrying ? `${failure.message} (retrying)` : failure.message,
 			[...reasons, ...typeProblems],
 			true,
 		);

@@ -30,6 +30,7 @@ import {
 	readBundleSummary,
 	readResourceCounts,
 } from '../status/fleetSummary.ts';
+import { resourceOfApplyError } from '../status/fleetApplyError.ts';
 import { harborDependencyConditions } from '../status/harbor.ts';
 import type { StatusResult, Tone } from '../status/result.ts';
 import { qualified } from './describe.ts';
@@ -109,6 +110,42 @@ export function syncDerived(work: Work, entry: Entry): void {
 					namespace: nonReady.namespace,
 				}),
 				nonReady.summary.error ? 'error' : 'progressing',
+			);
+		}
+		// An apply the agent could not do (ErrApplied) names its resource only in the Deployed message: the row of that
+		// resource is where a user looks for it.
+		const deployed = view.conditions.find((condition) => condition.type === 'Deployed');
+		const failed =
+			deployed?.status === 'False' && deployed.message
+				? resourceOfApplyError(
+						deployed.message,
+						view.resources,
+						getString(entry.object, 'spec', 'options', 'defaultNamespace') ?? '',
+					)
+				: undefined;
+		const alsoNotReady = (resource: { kind: string; namespace: string; name: string }) =>
+			view.nonReadyStatus.some(
+				(nonReady) =>
+					nonReady.kind === resource.kind &&
+					nonReady.namespace === resource.namespace &&
+					nonReady.name === resource.name,
+			);
+		if (failed && !alsoNotReady(failed)) {
+			const label = `${failed.kind} ${qualified(failed.namespace, failed.name)}`;
+			add(
+				`r:${entry.key}:a:${failed.apiVersion}:${failed.kind}:${failed.namespace}/${failed.name}`,
+				groupInfo(label, 'fleet', {
+					description: 'failed to apply',
+					message: deployed?.message ?? '',
+					ref: {
+						apiVersion: failed.apiVersion,
+						kind: failed.kind,
+						namespace: failed.namespace,
+						name: failed.name,
+					},
+					namespace: failed.namespace,
+				}),
+				'error',
 			);
 		}
 		for (const modified of view.modifiedStatus) {

@@ -16,7 +16,6 @@ import {
 	harborDisagreementOf,
 	isDeclaredOnly,
 	nameOrPlaceholder,
-	qualified,
 	stateWordOf,
 } from './describe.ts';
 import {
@@ -93,34 +92,45 @@ function flagsOf(
 	};
 }
 
-/** An object's label at a place: what its parent already says is left out. */
-function labelFor(entry: Entry, parent: Vertex | undefined): string {
+/**
+ * An object's label at a place, and the namespace when the label leaves out one its parent does not already say. The
+ * label is the name alone, so the state (the first thing in the description) is not cut off in a narrow side bar;
+ * the namespace goes last in the description.
+ */
+function labelFor(
+	entry: Entry,
+	parent: Vertex | undefined,
+): { readonly label: string; readonly namespace?: string | undefined } {
 	const parentEntry = parent?.entry;
 	if (isFleet(entry, 'BundleDeployment')) {
-		if (parentEntry && isFleet(parentEntry, 'Cluster')) return nameOrPlaceholder(entry.name);
-		return entry.bdLinks?.clusterName || nameOrPlaceholder(entry.namespace);
+		if (parentEntry && isFleet(parentEntry, 'Cluster')) {
+			return { label: nameOrPlaceholder(entry.name) };
+		}
+		return { label: entry.bdLinks?.clusterName || nameOrPlaceholder(entry.namespace) };
 	}
 	if (isWorkStatus(entry)) {
 		const source = entry.wsSource;
 		if (parent?.kind === 'placeholder' && parent.info?.link === entry.namespace) {
 			return source
-				? `${source.kind || source.resource || 'object'} ${qualified(source.namespace, source.name)}`
-				: qualified(entry.namespace, entry.name);
+				? {
+						label: `${source.kind || source.resource || 'object'} ${nameOrPlaceholder(source.name)}`,
+						namespace: source.namespace || undefined,
+					}
+				: { label: nameOrPlaceholder(entry.name), namespace: entry.namespace || undefined };
 		}
-		return nameOrPlaceholder(entry.namespace);
+		return { label: nameOrPlaceholder(entry.namespace) };
 	}
-	if (!parent || parent.kind === 'category') return qualified(entry.namespace, entry.name);
+	const name = nameOrPlaceholder(entry.name);
+	const namespace = entry.namespace || undefined;
+	if (!parent || parent.kind === 'category') return { label: name, namespace };
 	if (parentEntry) {
-		if (entry.system === 'fleet' && parentEntry.system === 'fleet') {
-			return nameOrPlaceholder(entry.name);
-		}
-		const name =
-			parentEntry.namespace === entry.namespace
-				? nameOrPlaceholder(entry.name)
-				: qualified(entry.namespace, entry.name);
-		return `${entry.kind || 'object'} ${name}`;
+		if (entry.system === 'fleet' && parentEntry.system === 'fleet') return { label: name };
+		const kind = entry.kind || 'object';
+		return parentEntry.namespace === entry.namespace
+			? { label: `${kind} ${name}` }
+			: { label: `${kind} ${name}`, namespace };
 	}
-	return qualified(entry.namespace, entry.name);
+	return { label: name, namespace };
 }
 
 /** The node of an object at one place: its label there, and the row all its places share. */
@@ -133,7 +143,12 @@ function objectNode(
 ): TreeNode {
 	const vertex = entry.vertex;
 	const row = (vertex.row ??= objectRowOf(root, entry));
-	const label = truncate(labelFor(entry, parent), rowTextLimit);
+	const place = labelFor(entry, parent);
+	const label = truncate(place.label, rowTextLimit);
+	const description =
+		place.namespace === undefined
+			? row.description
+			: truncate(`${row.description} · ${place.namespace}`, rowTextLimit);
 	const { details } = row;
 	let node: { -readonly [K in keyof TreeNode]: TreeNode[K] };
 	if (details) {
@@ -143,7 +158,7 @@ function objectNode(
 			rootId: root.id,
 			kind: 'object',
 			label,
-			description: row.description,
+			description,
 			tone: vertex.tone,
 			objectKey: entry.key,
 			ref: row.ref,
@@ -163,7 +178,7 @@ function objectNode(
 			rootId: root.id,
 			kind: 'object',
 			label,
-			description: row.description,
+			description,
 			tone: vertex.tone,
 			objectKey: entry.key,
 			ref: row.ref,
@@ -207,6 +222,15 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 			indexedSize(root, 'wsSource', entry.key) > 0 && !isBindingPolicy(entry) ? 'WECs' : 'ready';
 		counts = `${rollup.ok}/${rollup.total} ${unit}`;
 		disagreement = childrenDisagreementOf(entry.kind, result, rollup.total, rollup.problems);
+	}
+	if (
+		!counts &&
+		entry.system === 'flux' &&
+		result.state === 'Suspended' &&
+		isProblemTone(result.tone)
+	) {
+		// "Suspended · Failed: <reason>": suspending stops the retries, not the failure.
+		counts = result.message.split('\n', 1)[0];
 	}
 	const word = stateWordOf(result, root.origin === 'live');
 	let description = counts ? `${word} · ${counts}` : word;
@@ -345,4 +369,23 @@ function otherNode(root: Root, vertex: Vertex, id: string, parentId: string | un
 		vertex.kind === 'root' ? (root.state?.detail ?? root.state?.message) : info?.message;
 	if (message) node.message = message;
 	return node;
+}
+
+/**
+ * The sentence a group's tooltip adds under its row: how many objects it holds, as the row counts them, and every
+ * one of them in a part. A root says nothing more: its row already counts its objects ("42 objects · 9 in error"),
+ * and counting its system groups read "1 item(s)" beside it.
+ */
+export function groupCountsSentence(node: TreeNode): string | undefined {
+	const rollup = node.rollup;
+	if (node.kind === 'root' || !rollup || rollup.total === 0) return undefined;
+	const { byTone } = rollup;
+	const parts = [
+		`${rollup.ok} ready`,
+		...(byTone.progressing > 0 ? [`${byTone.progressing} in progress`] : []),
+		...(byTone.suspended > 0 ? [`${byTone.suspended} suspended`] : []),
+		...(byTone.unknown > 0 ? [`${byTone.unknown} unknown`] : []),
+		`${rollup.problems} with problems`,
+	];
+	return `${rollup.total} object${rollup.total === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { diagnoseManifest, type Finding } from '../../core/manifest/diagnose.ts';
+import { diagnoseManifest, listedFindings, type Finding } from '../../core/manifest/diagnose.ts';
 import { getRecord, isRecord } from '../../core/model/object.ts';
 import type { Range } from '../../core/model/range.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
@@ -107,14 +107,23 @@ export class ManifestDiagnostics implements vscode.Disposable {
 		this.findings.set(key, { version: document.version, findings });
 		this.collection.set(
 			document.uri,
-			findings.map((finding) => {
+			listedFindings(findings).map(({ finding, message, alsoAt }) => {
 				const diagnostic = new vscode.Diagnostic(
 					vscodeRangeOf(finding.range),
-					finding.message,
+					message,
 					severities[finding.severity],
 				);
 				diagnostic.source = diagnosticSource;
 				diagnostic.code = finding.code;
+				if (alsoAt.length > 0) {
+					diagnostic.relatedInformation = alsoAt.map(
+						(range) =>
+							new vscode.DiagnosticRelatedInformation(
+								new vscode.Location(document.uri, vscodeRangeOf(range)),
+								'The same finding here',
+							),
+					);
+				}
 				return diagnostic;
 			}),
 		);

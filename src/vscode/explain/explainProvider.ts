@@ -2,6 +2,20 @@ import * as vscode from 'vscode';
 import { explainNodeMarkdown } from '../../core/explain/explainDocument.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 
+/**
+ * The path of a workspace file below the first workspace folder. The Markdown preview refuses `file:` links, and
+ * resolves a link starting with "/" against the first workspace folder (the Explain document belongs to none), so
+ * only files there can be linked to.
+ */
+function pathInFirstFolder(sourceId: string): string | undefined {
+	const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+	if (!folder || !sourceId.startsWith('file:')) return undefined;
+	const file = vscode.Uri.parse(sourceId);
+	const root = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+	if (file.scheme !== folder.scheme || file.authority !== folder.authority) return undefined;
+	return file.path.startsWith(root) ? file.path.slice(root.length) : undefined;
+}
+
 /** The URI scheme of the read-only "Explain status" documents. */
 export const explainScheme = 'kube-status-lens-explain';
 
@@ -38,7 +52,7 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 
 	provideTextDocumentContent(uri: vscode.Uri): string {
 		const nodeId = new URLSearchParams(uri.query).get('node') ?? '';
-		return explainNodeMarkdown(this.graph, nodeId);
+		return explainNodeMarkdown(this.graph, nodeId, pathInFirstFolder);
 	}
 
 	dispose(): void {

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import { comparableObject } from '../../core/manifest/comparable.ts';
-import { parseManifests } from '../../core/manifest/parse.ts';
+import { inKeyOrderOf } from '../../core/manifest/keyOrder.ts';
+import { rowTextLimit, truncate } from '../../core/text/limits.ts';
+import { visibleLine } from '../../core/text/visible.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
-import { objectKeyOf } from '../../core/tree/linking.ts';
+import { chooseDeclaration, type SourcePlace } from '../workspace/declarationChoice.ts';
 import { liveScheme, ReadOnlyDocuments } from './readOnlyDocuments.ts';
 import {
 	describeTarget,
@@ -14,11 +16,8 @@ import {
 	type LiveTarget,
 } from './liveTarget.ts';
 
-/** A place in a workspace file: where a CodeLens sits, or where the tree says an object is declared. */
-interface DeclaredAt {
-	readonly uri: string;
-	readonly line: number;
-}
+/** A place in a workspace file: where a CodeLens sits. */
+type DeclaredAt = SourcePlace;
 
 /** What the read-only commands work with: the live commands' needs and the documents they open. */
 interface ReadOnlyDeps extends LiveCommandDeps {
@@ -77,68 +76,52 @@ async function diffWithManifestCommand(
 ): Promise<string | undefined> {
 	const target = liveTargetOf(deps, id);
 	if (!target) return undefined;
-	// From a CodeLens: the object at that place of that file; from the tree: the first file declaring it.
-	const declaredAt = at ?? firstDeclarationOf(deps.graph, target.node.objectKey ?? '');
-	const document = declaredAt
-		? await vscode.workspace.openTextDocument(vscode.Uri.parse(declaredAt.uri))
-		: undefined;
-	const declared = document
-		? objectAtLine(
-				document.getText(),
-				document.uri.path,
-				declaredAt?.line ?? 0,
-				target.node.objectKey ?? '',
-			)
-		: undefined;
-	if (!document || !declared) {
-		void vscode.window.showInformationMessage(
-			`No workspace file declares ${describeTarget(target)}.`,
-		);
+	const key = target.node.objectKey ?? '';
+	// From a CodeLens: the object at that place of that file; from the tree: the file that declares it.
+	const choice = await chooseDeclaration(
+		at ? [at] : workspacePlacesOf(deps.graph, key),
+		key,
+		visibleLine(truncate(`Diff the live ${describeTarget(target)} with`, rowTextLimit)),
+	);
+	const declared = choice.declaration;
+	if (!declared) {
+		if (!choice.cancelled) {
+			void vscode.window.showInformationMessage(
+				`No workspace file declares ${describeTarget(target)}.`,
+			);
+		}
 		return undefined;
 	}
 	const object = await readLive(deps, target);
 	if (object === undefined) return undefined;
 	// Both sides are the one object, without what the server and controllers write, printed the same
-	// way: the diff shows drift, not formatting, comments, the file's other documents or status.
-	const file = vscode.workspace.asRelativePath(document.uri);
+	// way: the diff shows drift, not formatting, key order, comments, the file's other documents or status.
+	const manifestSide = comparableObject(declared.object);
+	const liveSide = inKeyOrderOf(comparableObject(object), manifestSide);
+	const file = vscode.workspace.asRelativePath(vscode.Uri.parse(declared.uri));
 	const name = `${target.context} ${target.ref.kind} ${target.ref.name}`;
-	const live = deps.documents.uriFor(`${name} (live).yaml`, stringify(comparableObject(object)));
+	const live = deps.documents.uriFor(`${name} (live).yaml`, stringify(liveSide));
 	const manifest = deps.documents.uriFor(
 		`${name} (${file.replace(/.*\//, '')}).yaml`,
-		stringify(comparableObject(declared)),
+		stringify(manifestSide),
 	);
 	await vscode.commands.executeCommand(
 		'vscode.diff',
 		live,
 		manifest,
-		`${target.ref.name}: live ↔ ${file}:${(declaredAt?.line ?? 0) + 1}`,
+		`${target.ref.name}: live ↔ ${file}:${declared.line + 1}`,
 	);
 	return live.toString();
 }
 
-/** Where the first workspace file declaring the object with this key has it. */
-function firstDeclarationOf(graph: ResourceGraph, key: string): DeclaredAt | undefined {
+/** Every place a workspace file holds the object with this key, as the tree read them. */
+function workspacePlacesOf(graph: ResourceGraph, key: string): SourcePlace[] {
 	return graph
 		.findNodesForObject('workspace', key)
-		.map((nodeId) => graph.node(nodeId)?.sources?.[0])
-		.map((entry) =>
-			entry?.line !== undefined ? { uri: entry.sourceId, line: entry.line } : undefined,
-		)
-		.find((entry) => entry !== undefined);
-}
-
-/**
- * The object with this key in a document, the one nearest the line a CodeLens or tree source points at (the
- * document may have changed since: never another object that happens to sit there now).
- */
-function objectAtLine(text: string, fileName: string, line: number, key: string): unknown {
-	let found: { object: unknown; distance: number } | undefined;
-	for (const entry of parseManifests(text, { fileName }).objects) {
-		if (objectKeyOf(entry.object) !== key) continue;
-		const distance = Math.abs(entry.range.start.line - line);
-		if (!found || distance < found.distance) found = { object: entry.object, distance };
-	}
-	return found?.object;
+		.flatMap((nodeId) => graph.node(nodeId)?.sources ?? [])
+		.flatMap((entry) =>
+			entry.line !== undefined ? [{ uri: entry.sourceId, line: entry.line }] : [],
+		);
 }
 
 async function showEventsCommand(deps: ReadOnlyDeps, id?: string): Promise<string | undefined> {

@@ -33,11 +33,6 @@ export type Outcome = { readonly ok: true } | { readonly ok: false; readonly mes
 export const succeeded: Outcome = { ok: true };
 export const cancelled: Outcome = { ok: false };
 
-/** A mutation asked for programmatically (tests, other commands) can say it is already confirmed. */
-export interface Confirmation {
-	readonly confirmed?: boolean;
-}
-
 let k8sActions: Promise<K8sActions> | undefined;
 
 /** The k8s bundle (dist/k8s.cjs, with client-node), loaded the first time a command needs a cluster. */
@@ -76,23 +71,4 @@ export function showFailure(log: Log, what: string, result: { message: string })
 	log.warn(`${what}: ${result.message}`);
 	void vscode.window.showErrorMessage(shown);
 	return shown;
-}
-
-/** Asks before a change, and says so when the object is managed from Git. */
-export async function confirmChange(
-	graph: ResourceGraph,
-	target: LiveTarget,
-	change: string,
-	confirmation?: Confirmation,
-): Promise<boolean> {
-	if (confirmation?.confirmed) return true;
-	const { managedFromGit } = await loadK8sActions();
-	const git = managedFromGit(graph.objectOf(target.node.rootId, target.node.objectKey ?? ''));
-	const warning = git.managed ? ` ${git.message}` : '';
-	const answer = await vscode.window.showWarningMessage(
-		`${change} on ${describeTarget(target)}?${warning}`,
-		{ modal: true },
-		'Yes',
-	);
-	return answer === 'Yes';
 }

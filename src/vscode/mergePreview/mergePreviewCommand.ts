@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseManifests } from '../../core/manifest/parse.ts';
-import { mergeInputsFrom, mergeWorkloadOf } from '../../core/merge/mergePreview.ts';
+import { mergeDiffTitle, mergeInputsFrom, mergeWorkloadOf } from '../../core/merge/mergePreview.ts';
 import type { MergeRules } from '../../core/merge/wecMerge.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
@@ -107,7 +107,7 @@ export function registerMergePreview(
 			);
 			return undefined;
 		}
-		return { key, rootId, title: titleOf(workload) };
+		return { key, rootId, title: titleOf(workload), workload };
 	};
 	context.subscriptions.push(
 		lenses,
@@ -141,14 +141,14 @@ export function registerMergePreview(
 					target.title,
 				);
 				const right = mergeUriOf(
-					{ rootId: target.rootId, key: target.key, rules: chosen, side: 'merged' },
+					{ rootId: target.rootId, key: target.key, rules: chosen, side: 'merged-status' },
 					target.title,
 				);
 				await vscode.commands.executeCommand(
 					'vscode.diff',
 					left,
 					right,
-					`${target.title}: current ↔ merged .status (${chosen})`,
+					mergeDiffTitle(target.workload, chosen),
 				);
 				return right.toString();
 			},

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import {
 	currentStatusYaml,
+	mergedStatusYaml,
 	mergeInputsFrom,
 	mergePreviewYaml,
 } from '../../core/merge/mergePreview.ts';
@@ -11,20 +12,29 @@ import { objectKeyOf } from '../../core/tree/linking.ts';
 /** The URI scheme of the read-only merge preview documents (merged status, and the current one for the diff). */
 export const mergeScheme = 'kube-status-lens-merge';
 
-/** What a preview URI names: the root and object key of the workload, the rule set, and which side. */
+/**
+ * What a preview URI names: the root and object key of the workload, the rule set, and which document: the preview
+ * (`merged`), or a side of the diff, each a bare `.status` (`current`, `merged-status`).
+ */
 export interface MergeTarget {
 	readonly rootId: string;
 	readonly key: string;
 	readonly rules: MergeRules;
-	readonly side: 'merged' | 'current';
+	readonly side: 'merged' | 'current' | 'merged-status';
 }
+
+const sideNames: Readonly<Record<MergeTarget['side'], string>> = {
+	merged: 'merge preview',
+	current: 'status now',
+	'merged-status': 'merged status',
+};
 
 /** Builds the preview URI; the path carries a readable title, the query what to compute. */
 export function mergeUriOf(target: MergeTarget, title: string): vscode.Uri {
 	const safe = title.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'workload';
 	return vscode.Uri.from({
 		scheme: mergeScheme,
-		path: `/${safe} (${target.side === 'merged' ? `merged, ${target.rules}` : 'current'}).yaml`,
+		path: `/${safe} (${sideNames[target.side]}).yaml`,
 		query: new URLSearchParams({
 			root: target.rootId,
 			key: target.key,
@@ -40,7 +50,12 @@ function targetOf(uri: vscode.Uri): MergeTarget {
 		rootId: query.get('root') ?? '',
 		key: query.get('key') ?? '',
 		rules: query.get('rules') === 'kubestellar' ? 'kubestellar' : 'proposal',
-		side: query.get('side') === 'current' ? 'current' : 'merged',
+		side:
+			query.get('side') === 'current'
+				? 'current'
+				: query.get('side') === 'merged-status'
+					? 'merged-status'
+					: 'merged',
 	};
 }
 
@@ -109,6 +124,9 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 		if (!workload) return '# The workload is no longer in the workspace.\n';
 		if (target.side === 'current') return currentStatusYaml(workload);
 		const inputs = mergeInputsFrom(workload, this.objectsOf(target.rootId));
+		if (target.side === 'merged-status') {
+			return mergedStatusYaml(workload, inputs, target.rules, { now: Date.now() });
+		}
 		return mergePreviewYaml(workload, inputs, target.rules, { now: Date.now() }).text;
 	}
 

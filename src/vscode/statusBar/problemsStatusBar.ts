@@ -29,6 +29,12 @@ export function registerProblemsSummary(
 		view.badge =
 			problems > 0 ? { value: problems, tooltip: `${problems} resource(s) in error` } : undefined;
 		void vscode.commands.executeCommand('setContext', 'kubeStatusLens.hasResources', objects > 0);
+		// The live actions are in the command palette while a live context is open.
+		void vscode.commands.executeCommand(
+			'setContext',
+			'kubeStatusLens.liveContexts',
+			live.contexts.length > 0,
+		);
 		if (objects === 0 && live.contexts.length === 0) {
 			statusBar.hide();
 			return;

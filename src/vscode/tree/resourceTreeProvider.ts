@@ -22,6 +22,22 @@ type ListingState =
 	| { readonly kind: 'listed' }
 	| { readonly kind: 'failed'; readonly message: string };
 
+/** Where the ids of the nodes a user opened or closed are kept, so a window reload shows the tree as it was left. */
+const expansionKey = 'kubeStatusLens.tree.expansion';
+/** At most this many ids per set are kept (the latest), so ids of objects long gone do not pile up. */
+const rememberedIds = 2000;
+
+interface RememberedExpansion {
+	readonly expanded: readonly string[];
+	readonly collapsed: readonly string[];
+}
+
+function idsOf(value: unknown): string[] {
+	return Array.isArray(value)
+		? value.filter((id): id is string => typeof id === 'string').slice(-rememberedIds)
+		: [];
+}
+
 // Items that stand for a listing in progress, a failed one, or an empty result; never graph ids (no NUL in those).
 const markerSeparator = '\u0000on-demand:';
 
@@ -34,8 +50,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	readonly onDidChangeTreeData = this.emitter.event;
 	private readonly graph: ResourceGraph;
 	private filter: TreeFilter = {};
-	private readonly expanded = new Set<string>();
-	private readonly collapsed = new Set<string>();
+	private readonly expanded: Set<string>;
+	private readonly collapsed: Set<string>;
+	/** The workspace's memory: expansion is read from it on start and written on every expand or collapse. */
+	readonly workspaceState: vscode.Memento;
 	private pendingIds = new Set<string>();
 	private pendingAll = false;
 	private timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,8 +61,20 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	private onDemand: OnDemandChildren | undefined;
 	private readonly listings = new Map<string, ListingState>();
 
-	constructor(graph: ResourceGraph) {
+	constructor(graph: ResourceGraph, workspaceState: vscode.Memento) {
 		this.graph = graph;
+		this.workspaceState = workspaceState;
+		const remembered = workspaceState.get<Partial<RememberedExpansion>>(expansionKey);
+		this.expanded = new Set(idsOf(remembered?.expanded));
+		this.collapsed = new Set(idsOf(remembered?.collapsed));
+	}
+
+	private rememberExpansion(): void {
+		const remembered: RememberedExpansion = {
+			expanded: [...this.expanded].slice(-rememberedIds),
+			collapsed: [...this.collapsed].slice(-rememberedIds),
+		};
+		void this.workspaceState.update(expansionKey, remembered);
 	}
 
 	/** Where the children of on-demand nodes come from (live clusters, loaded lazily). */
@@ -61,8 +91,11 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 				if (event.visible && (this.pendingAll || this.pendingIds.size > 0)) this.flush();
 			}),
 			view.onDidExpandElement((event) => {
+				// Moved to the end: the latest are the ones kept.
+				this.expanded.delete(event.element);
 				this.expanded.add(event.element);
 				const wasCollapsed = this.collapsed.delete(event.element);
+				this.rememberExpansion();
 				// Reopened: list afresh. (getChildren does not list for a node it last saw collapse, since a
 				// request sent before the collapse can arrive after it.)
 				const node = this.graph.node(event.element);
@@ -73,7 +106,9 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			}),
 			view.onDidCollapseElement((event) => {
 				this.expanded.delete(event.element);
+				this.collapsed.delete(event.element);
 				this.collapsed.add(event.element);
+				this.rememberExpansion();
 				// Listed children are a snapshot: drop them, and list afresh on the next expansion.
 				const node = this.graph.node(event.element);
 				if (node?.listOnDemand && this.listings.delete(event.element)) this.onDemand?.release(node);

@@ -3,6 +3,7 @@ import { statusSummaryText } from '../../core/explain/explainDocument.ts';
 import { isFilterActive, type TreeFilter } from '../../core/tree/filter.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
+import { objectPicksOf } from '../../core/tree/objectPicks.ts';
 import { type TreeNode } from '../../core/tree/treeNode.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import { rowTextLimit, truncate } from '../../core/text/limits.ts';
@@ -14,6 +15,7 @@ import { filterSummary } from './filterText.ts';
 import type { ResourceTreeProvider } from './resourceTreeProvider.ts';
 import type { WorkspaceManifests } from '../workspace/workspaceManifests.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
+import { chooseDeclaration } from '../workspace/declarationChoice.ts';
 
 /** What the tree commands work on. */
 export interface TreeCommandDeps {
@@ -30,38 +32,30 @@ function setContext(key: string, value: unknown): void {
 	void vscode.commands.executeCommand('setContext', key, value);
 }
 
-/** Asks the user for an object node when a command runs from the palette. */
+/**
+ * Asks the user for an object node when a command runs from the palette: the objects grouped by root under a
+ * separator, each saying its kind, state and workspace file or context.
+ */
 async function pickObjectNode(
 	graph: ResourceGraph,
 	placeHolder: string,
 ): Promise<TreeNode | undefined> {
-	const items: (vscode.QuickPickItem & { id: string })[] = [];
-	const seen = new Set<string>();
-	const visit = (parent: string | undefined, depth: number): void => {
-		if (depth > 6) return;
-		for (const node of graph.children(parent)) {
-			// One entry per object, though the tree shows some under two parents.
-			if (node.kind === 'object' && node.objectKey && !seen.has(node.objectKey)) {
-				seen.add(node.objectKey);
-				const ref = node.ref;
-				const name = ref ? (ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name) : node.label;
-				items.push({
-					id: node.id,
-					label: visibleLine(truncate(name, rowTextLimit)),
-					description: visibleLine(
-						truncate(`${ref?.kind ?? ''} · ${node.description}`, rowTextLimit),
-					),
-				});
-			}
-			if (node.hasChildren) visit(node.id, depth + 1);
+	const items: (vscode.QuickPickItem & { id?: string })[] = [];
+	for (const group of objectPicksOf(graph)) {
+		items.push({ label: visibleLine(group.title), kind: vscode.QuickPickItemKind.Separator });
+		for (const pick of group.picks) {
+			items.push({
+				id: pick.id,
+				label: visibleLine(pick.label),
+				description: visibleLine(pick.description),
+			});
 		}
-	};
-	visit(undefined, 0);
+	}
 	const picked = await vscode.window.showQuickPick(items, {
 		placeHolder,
 		matchOnDescription: true,
 	});
-	return picked ? graph.node(picked.id) : undefined;
+	return picked?.id ? graph.node(picked.id) : undefined;
 }
 
 /**
@@ -261,17 +255,29 @@ export function registerTreeCommands(
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.resource.openManifest', async (id?: string) => {
 			const node = await nodeOrPick(graph, id, 'Open the manifest of');
-			const source = node?.sources?.find((entry) => entry.line !== undefined);
-			if (!node || !source) {
+			const places = (node?.sources ?? []).flatMap((entry) =>
+				entry.line !== undefined ? [{ uri: entry.sourceId, line: entry.line }] : [],
+			);
+			const first = places[0];
+			if (!node || !first) {
 				void vscode.window.showInformationMessage('This item was not read from a workspace file.');
-				return;
+				return undefined;
 			}
-			const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(source.sourceId));
-			const position = new vscode.Position(source.line ?? 0, 0);
+			const choice = await chooseDeclaration(
+				places,
+				node.objectKey ?? '',
+				`Open the manifest of ${visibleLine(truncate(node.label, rowTextLimit))}`,
+			);
+			if (!choice.declaration && choice.cancelled) return undefined;
+			// No file holds it as the tree read it (edited since): where the tree read it is the best guess.
+			const place = choice.declaration ?? first;
+			const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(place.uri));
+			const position = new vscode.Position(place.line, 0);
 			await vscode.window.showTextDocument(document, {
 				selection: new vscode.Range(position, position),
 				preview: true,
 			});
+			return `${place.uri}#${place.line + 1}`;
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.resource.explain', async (id?: string) => {
 			await deps.ensureStarted();

@@ -1,19 +1,21 @@
 import * as vscode from 'vscode';
 import { objectTooltipMarkdown } from '../../core/explain/tooltip.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
+import { groupCountsSentence } from '../../core/tree/presentation.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type { Tone } from '../../core/status/result.ts';
 import { escapeMarkdown, truncate } from '../../core/text/markdown.ts';
 import { visibleLine } from '../../core/text/visible.ts';
 import { contextValueOf } from './contextValues.ts';
 
-// Theme colours every theme defines, so light, dark and high-contrast themes all work.
+// Theme colours every theme defines with a light and a dark value that both stand out from the side bar:
+// testing.iconPassed (#73c991 in every theme) and disabledForeground were barely visible on a light theme.
 const toneIcons: Readonly<Record<Tone, { readonly icon: string; readonly color: string }>> = {
-	ok: { icon: 'pass-filled', color: 'testing.iconPassed' },
+	ok: { icon: 'pass-filled', color: 'charts.green' },
 	progressing: { icon: 'sync', color: 'charts.blue' },
 	warning: { icon: 'warning', color: 'problemsWarningIcon.foreground' },
 	error: { icon: 'error', color: 'problemsErrorIcon.foreground' },
-	suspended: { icon: 'debug-pause', color: 'disabledForeground' },
+	suspended: { icon: 'debug-pause', color: 'descriptionForeground' },
 	unknown: { icon: 'circle-large-outline', color: 'descriptionForeground' },
 };
 
@@ -76,14 +78,8 @@ export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.Markdow
 			`**${escapeMarkdown(node.label)}** — ${escapeMarkdown(node.description || toneWords[node.tone])}`,
 		];
 		if (node.message) lines.push('', escapeMarkdown(truncate(node.message, 400)));
-		if (node.rollup && node.rollup.total > 0) {
-			lines.push(
-				'',
-				escapeMarkdown(
-					`${node.rollup.total} item(s): ${node.rollup.ok} ready, ${node.rollup.problems} with problems`,
-				),
-			);
-		}
+		const counts = groupCountsSentence(node);
+		if (counts) lines.push('', escapeMarkdown(counts));
 		if (node.disagreement) lines.push('', escapeMarkdown(truncate(node.disagreement, 300)));
 		text = lines.join('\n');
 	}

@@ -165,3 +165,65 @@ describe('hovers, diagnostics and quick fixes in manifests', () => {
 		assert.match(text, /kstatus/i);
 	});
 });
+
+describe('Problems panel lines name the object they are about', () => {
+	it('tells apart the GitRepo, Bundle, Cluster and ClusterGroup of a Fleet dump that report the same error', async () => {
+		await extensionApi();
+		const document = await vscode.workspace.openTextDocument(fileUri('fleet/dump.yaml'));
+		await vscode.window.showTextDocument(document);
+		const errApplied = await eventually('the ErrApplied diagnostics', () => {
+			const found = ours(document.uri).filter(
+				(diagnostic) => codeOf(diagnostic) === 'status-err-applied',
+			);
+			return found.length >= 5 ? found : undefined;
+		});
+		const subjects = errApplied.map((diagnostic) =>
+			diagnostic.message.slice(0, diagnostic.message.indexOf(': ErrApplied')),
+		);
+		assert.deepEqual(subjects, [
+			'GitRepo fleet-default/shop',
+			'Bundle fleet-default/shop-frontend',
+			'BundleDeployment cluster-fleet-default-prod-us-1-04523fc383a2/shop-frontend',
+			'Cluster fleet-default/prod-us-1',
+			'ClusterGroup fleet-default/production',
+		]);
+		const messages = ours(document.uri).map((diagnostic) => diagnostic.message);
+		assert.equal(new Set(messages).size, messages.length, messages.join('\n'));
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+	});
+
+	it('shows the same finding said twice about one object as one line pointing at both places', async () => {
+		const api = await extensionApi();
+		const repository = `apiVersion: source.toolkit.fluxcd.io/v1
+kind: HelmRepository
+metadata:
+  name: twice
+  namespace: editor-test
+spec:
+  url: https://example.com
+status:
+  conditions:
+  - type: Ready
+    status: "False"
+    reason: Failed
+    message: boom
+    lastTransitionTime: "2024-01-01T00:00:00Z"
+`;
+		const document = await writeAndOpen('editor-twice.yaml', `${repository}---\n${repository}`);
+		await eventually(
+			'the diagnostics of the open version',
+			() => api.diagnostics.diagnosedVersion(document.uri) === document.version,
+		);
+		const failed = ours(document.uri).filter(
+			(diagnostic) => codeOf(diagnostic) === 'status-failed',
+		);
+		assert.equal(failed.length, 1, failed.map((diagnostic) => diagnostic.message).join('\n'));
+		assert.equal(failed[0]?.message, 'HelmRepository editor-test/twice: Failed: boom');
+		assert.deepEqual(
+			failed[0]?.relatedInformation?.map((related) => related.location.range.start.line),
+			[document.getText().split('\n').lastIndexOf('  - type: Ready')],
+		);
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		await vscode.workspace.fs.delete(document.uri);
+	});
+});

@@ -706,3 +706,263 @@ function walkFrom(api: Awaited<ReturnType<typeof extensionApi>>, id: string): Tr
 	visit(id, 0);
 	return found;
 }
+
+describe('live actions that finish the job', () => {
+	type Api = Awaited<ReturnType<typeof extensionApi>>;
+	interface Detailed {
+		readonly ok: boolean;
+		readonly message: string;
+		readonly log: readonly string[];
+	}
+	const live = (api: Api, context: string, kind: string, name: string): TreeNode | undefined =>
+		walk(api).find(
+			(node) =>
+				node.rootId === `live:${context}` && node.ref?.kind === kind && node.ref.name === name,
+		);
+	// The describes above may leave only the current context open: these need platform (Flux) and fleet-mgmt. The
+	// suite started with every context of the demo's kubeconfig, and that is what this opens again (and leaves).
+	before(async () => {
+		const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
+			contexts: { name: string }[];
+		};
+		await vscode.workspace.getConfiguration('kubeStatusLens.clusters').update(
+			'contexts',
+			config.contexts.map((context) => context.name),
+			vscode.ConfigurationTarget.Global,
+		);
+	});
+	const appsPath =
+		'/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/apps';
+	const releasePath = '/apis/helm.toolkit.fluxcd.io/v2/namespaces/apps/helmreleases/podinfo';
+
+	it('reconciles a Kustomization and says what Flux reported once it handled the request', async () => {
+		const api = await extensionApi();
+		const node = await eventually('the apps Kustomization in platform', () =>
+			live(api, 'platform', 'Kustomization', 'apps'),
+		);
+		const answer = await vscode.commands.executeCommand<Detailed>(
+			'kubeStatusLens.flux.reconcile',
+			node.id,
+			{ confirmed: true, details: true },
+		);
+		assert.equal(answer.ok, true, answer.message);
+		assert.match(
+			answer.message,
+			/^Reconciled Kustomization flux-system\/apps in context platform: Applied revision: main@sha1:/,
+		);
+		const object = await getJson(platformCluster(), appsPath);
+		const requestedAt = (object.metadata as { annotations?: Record<string, string> }).annotations?.[
+			'reconcile.fluxcd.io/requestedAt'
+		];
+		assert.ok(requestedAt);
+		assert.equal(
+			(object.status as { lastHandledReconcileAt?: string }).lastHandledReconcileAt,
+			requestedAt,
+			'the answer came once Flux had handled the request',
+		);
+		assert.ok(
+			answer.log.some((line) =>
+				/^Reconcile Kustomization flux-system\/apps in context platform: handled: .* \(\d+(\.\d)? s\)$/.test(
+					line,
+				),
+			),
+			answer.log.join('\n'),
+		);
+	});
+
+	it('forces a Fleet update and waits until Fleet has taken the new forceSyncGeneration', async () => {
+		const api = await extensionApi();
+		const node = await eventually('the shop GitRepo in fleet-mgmt', () =>
+			live(api, 'fleet-mgmt', 'GitRepo', 'shop'),
+		);
+		const answer = await vscode.commands.executeCommand<Detailed>(
+			'kubeStatusLens.fleet.forceUpdate',
+			node.id,
+			{ confirmed: true, details: true },
+		);
+		assert.equal(answer.ok, true, answer.message);
+		assert.match(
+			answer.message,
+			/^Fleet took the force update of GitRepo fleet-default\/shop in context fleet-mgmt/,
+		);
+		const object = await getJson(demoCluster('fleet-mgmt'), gitRepoPath);
+		assert.equal(
+			(object.status as { updateGeneration?: number }).updateGeneration,
+			(object.spec as { forceSyncGeneration?: number }).forceSyncGeneration,
+		);
+		assert.ok(
+			answer.log.some((line) =>
+				/^Force Update GitRepo fleet-default\/shop in context fleet-mgmt: requested/.test(line),
+			),
+		);
+	});
+
+	it('keeps a failing HelmRelease red and counted when it is suspended', async () => {
+		const api = await extensionApi();
+		const cluster = platformCluster();
+		const before = await getJson(cluster, releasePath);
+		const conditions = (before.status as { conditions: unknown[] }).conditions;
+		const failing = {
+			status: {
+				conditions: [
+					{
+						type: 'Ready',
+						status: 'False',
+						reason: 'UpgradeFailed',
+						message: 'Helm upgrade failed: timed out waiting for the condition',
+						lastTransitionTime: '2025-11-20T09:10:00Z',
+					},
+				],
+			},
+		};
+		assert.equal(
+			await call(
+				cluster,
+				'PATCH',
+				`${releasePath}/status`,
+				failing,
+				'application/merge-patch+json',
+			),
+			200,
+		);
+		try {
+			const failed = await eventually('podinfo to fail', () => {
+				const node = live(api, 'platform', 'HelmRelease', 'podinfo');
+				return node?.result?.state === 'Failed' ? node : undefined;
+			});
+			const errors = api.graph.problemCount();
+			const answer = await vscode.commands.executeCommand<Detailed>(
+				'kubeStatusLens.flux.suspend',
+				failed.id,
+				{ confirmed: true, details: true },
+			);
+			assert.equal(answer.ok, true, answer.message);
+			assert.ok(
+				answer.log.some((line) =>
+					/^Suspend HelmRelease apps\/podinfo in context platform: done \(\d+(\.\d)? s\)$/.test(
+						line,
+					),
+				),
+				answer.log.join('\n'),
+			);
+			const suspended = await eventually('podinfo to show it is suspended', () => {
+				const node = live(api, 'platform', 'HelmRelease', 'podinfo');
+				return node?.contextFlags.suspended ? node : undefined;
+			});
+			assert.match(
+				suspended.description,
+				/^Suspended · Failed: Helm upgrade failed: timed out waiting for the condition/,
+			);
+			assert.equal(suspended.tone, 'error');
+			assert.equal(api.graph.problemCount(), errors, 'it still counts as an error');
+		} finally {
+			await vscode.commands.executeCommand(
+				'kubeStatusLens.flux.resume',
+				live(api, 'platform', 'HelmRelease', 'podinfo')?.id,
+				{ confirmed: true },
+			);
+			await call(
+				cluster,
+				'PATCH',
+				`${releasePath}/status`,
+				{ status: { conditions } },
+				'application/merge-patch+json',
+			);
+		}
+	});
+
+	it('asks which live object when run without one, as from the command palette', async () => {
+		const api = await extensionApi();
+		await eventually('the apps Kustomization in platform', () =>
+			live(api, 'platform', 'Kustomization', 'apps'),
+		);
+		let settled = false;
+		const running = Promise.resolve(
+			vscode.commands.executeCommand<Detailed>('kubeStatusLens.flux.reconcile', undefined, {
+				confirmed: true,
+				details: true,
+			}),
+		).finally(() => {
+			settled = true;
+		});
+		// The first item (by context, then kind and name) is accepted once the picker shows.
+		await eventually('the picker to take the first live Flux object', async () => {
+			await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+			return settled;
+		});
+		const answer = await running;
+		assert.equal(answer.ok, true, answer.message);
+		assert.match(
+			answer.message,
+			/^Reconciled GitRepository flux-system\/flux-system in context platform: /,
+		);
+	});
+});
+
+describe('Diff Live Object with Manifest: the declaring manifest, key order aside', () => {
+	/** podinfo in the platform context, from the graph: the describes above may leave a filter on the view. */
+	const livePodinfo = (api: Awaited<ReturnType<typeof extensionApi>>): Promise<TreeNode> =>
+		eventually('podinfo in the platform context', () => {
+			const [id] = api.graph.findNodesForObject(
+				'live:platform',
+				'source.toolkit.fluxcd.io|HelmRepository|flux-system|podinfo',
+			);
+			return id ? api.graph.node(id) : undefined;
+		});
+
+	/** The two sides of the diff the command opened, once its tab names the file and line it compares with. */
+	async function diffSides(place: string): Promise<[string, string]> {
+		const shown = (): string => vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? 'none';
+		const input = await eventually(
+			() => `a diff with ${place} (the active tab: ${shown()})`,
+			() => {
+				const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+				return tab?.input instanceof vscode.TabInputTextDiff && tab.label.endsWith(`↔ ${place}`)
+					? tab.input
+					: undefined;
+			},
+		);
+		const live = await vscode.workspace.openTextDocument(input.original);
+		const manifest = await vscode.workspace.openTextDocument(input.modified);
+		return [live.getText(), manifest.getText()];
+	}
+
+	it('from the tree, compares with the manifest, not the kubectl dump read first', async () => {
+		const api = await extensionApi();
+		const node = await livePodinfo(api);
+		await vscode.commands.executeCommand('kubeStatusLens.live.diffWithManifest', node.id);
+		// flux/dump.yaml holds podinfo too (in a List, with status), and the tree read it first.
+		const [live, manifest] = await diffSides('helmrepositories.yaml:2');
+		assert.match(manifest, /name: podinfo\n/);
+		assert.match(live, /name: podinfo\n/);
+	});
+
+	it("prints the live object in the manifest's key order", async () => {
+		const api = await extensionApi();
+		const node = await livePodinfo(api);
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder);
+		const uri = vscode.Uri.joinPath(folder.uri, 'reordered.yaml');
+		await vscode.workspace.fs.writeFile(
+			uri,
+			new TextEncoder().encode(
+				'kind: HelmRepository\nspec:\n  url: https://stefanprodan.github.io/podinfo\n  interval: 5m0s\nmetadata:\n  namespace: flux-system\n  name: podinfo\napiVersion: source.toolkit.fluxcd.io/v1\n',
+			),
+		);
+		try {
+			await vscode.commands.executeCommand('kubeStatusLens.live.diffWithManifest', node.id, {
+				uri: uri.toString(),
+				line: 0,
+			});
+			const [live, manifest] = await diffSides('reordered.yaml:1');
+			assert.match(manifest, /^kind: HelmRepository\nspec:\n {2}url: /);
+			// The live object may hold more (an annotation from a reconcile): what both hold is in one order.
+			const object = parse(live) as Record<string, Record<string, unknown>>;
+			assert.deepEqual(Object.keys(object).slice(0, 4), ['kind', 'spec', 'metadata', 'apiVersion']);
+			assert.deepEqual(Object.keys(object.spec ?? {}).slice(0, 2), ['url', 'interval']);
+			assert.deepEqual(Object.keys(object.metadata ?? {}).slice(0, 2), ['namespace', 'name']);
+		} finally {
+			await vscode.workspace.fs.delete(uri);
+		}
+	});
+});

@@ -64,7 +64,7 @@ describe('the multi-WEC merge preview', () => {
 		assert.equal(document.languageId, 'yaml');
 		const text = document.getText();
 		assert.match(text, /# Mode: multi/);
-		assert.match(text, /readyReplicas: 1 # min from cluster3/);
+		assert.match(text, /readyReplicas: 1 # decided by cluster3: the lowest value of the WECs/);
 		assert.match(text, /# Argo CD health: Progressing/);
 		assert.match(text, /# Per-WEC values:/);
 	});
@@ -83,7 +83,15 @@ describe('the multi-WEC merge preview', () => {
 			return input instanceof vscode.TabInputTextDiff ? input : undefined;
 		});
 		assert.match(tab.original.query, /side=current/);
-		assert.match(tab.modified.query, /side=merged/);
+		assert.match(tab.modified.query, /side=merged-status/);
+		// Both sides are a bare .status: no comment header against `status: {}`.
+		const modified = await vscode.workspace.openTextDocument(tab.modified);
+		assert.doesNotMatch(modified.getText(), /^#/m);
+		assert.match(modified.getText(), /^status:\n {2}\w/);
+		assert.equal(
+			vscode.window.tabGroups.activeTabGroup.activeTab?.label,
+			'Deployment nginx/nginx: no .status yet ↔ merged by the proposal',
+		);
 	});
 
 	it('updates the open preview when a WEC reports a new status', async () => {
@@ -106,7 +114,7 @@ describe('the multi-WEC merge preview', () => {
 		await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(healed));
 		try {
 			await eventually('the preview to show 2 ready replicas', () =>
-				/readyReplicas: 2 # min/.test(document.getText()),
+				/readyReplicas: 2 # the same in all 3 WECs/.test(document.getText()),
 			);
 		} finally {
 			await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(original));
@@ -128,7 +136,7 @@ describe('the merge preview from picked files', () => {
 			'kubestellar',
 		);
 		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-		assert.match(document.getText(), /# Rules: kubestellar/);
+		assert.match(document.getText(), /^# Rules: what the released KubeStellar controller writes$/m);
 		assert.match(document.getText(), /# Mode: multi/);
 		assert.match(document.getText(), /readyReplicas: 1/);
 	});

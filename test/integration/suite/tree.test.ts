@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { eventually, extensionApi, findNode, walk } from './support.ts';
+import { objectPicksOf } from '../../../src/core/tree/objectPicks.ts';
+import { ResourceTreeProvider } from '../../../src/vscode/tree/resourceTreeProvider.ts';
 
 const folder = (): vscode.Uri => {
 	const first = vscode.workspace.workspaceFolders?.[0];
@@ -71,7 +73,9 @@ describe('the resource tree on the example workspace', () => {
 		assert.equal(tooltip.isTrusted, false);
 		assert.equal(tooltip.supportHtml, false);
 		assert.match(tooltip.value, /401 Unauthorized/);
-		assert.match(tooltip.value, /\| Condition \| Status \| Reason \| Message \|/);
+		// The message once and whole, then the conditions on one line without their messages.
+		assert.equal(tooltip.value.split('401 Unauthorized').length, 2, tooltip.value);
+		assert.match(tooltip.value, /^Conditions: .*Ready False \\\(AuthenticationFailed\\\)/m);
 	});
 
 	it('shows a manifest without status as declared, never as ready', async () => {
@@ -345,5 +349,201 @@ describe('the file size setting, renamed so the Settings editor titles it "Max F
 			await vscode.workspace.fs.delete(big);
 			await vscode.workspace.fs.delete(small);
 		}
+	});
+});
+
+describe('Open Manifest: the file that declares the object, not a kubectl dump of it', () => {
+	const gitRepoShop = (api: Awaited<ReturnType<typeof extensionApi>>) =>
+		walk(api).find(
+			(node) => node.kind === 'object' && node.ref?.kind === 'GitRepo' && node.ref.name === 'shop',
+		);
+	const sourcePaths = (api: Awaited<ReturnType<typeof extensionApi>>): string[] =>
+		(gitRepoShop(api)?.sources ?? []).map((source) => vscode.Uri.parse(source.sourceId).path);
+
+	/** Runs Open Manifest and, while its quick pick is up, takes the last item (or the first). */
+	async function openManifestTaking(id: string, item: 'first' | 'last'): Promise<string> {
+		let opened: string | undefined;
+		const command = Promise.resolve(
+			vscode.commands.executeCommand<string | undefined>(
+				'kubeStatusLens.resource.openManifest',
+				id,
+			),
+		).then((result) => {
+			opened = result ?? 'nothing';
+		});
+		await eventually('Open Manifest to finish', async () => {
+			if (opened === undefined) {
+				if (item === 'last') {
+					// Twice: a pick that opened just before the first may have had no items yet.
+					await vscode.commands.executeCommand('quickInput.last');
+					await new Promise((resolve) => setTimeout(resolve, 100));
+					await vscode.commands.executeCommand('quickInput.last');
+				}
+				await vscode.commands.executeCommand('quickInput.accept');
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			return opened;
+		});
+		await command;
+		return opened ?? '';
+	}
+
+	it('opens the manifest a person wrote, though the tree read the dump too, without asking', async () => {
+		const api = await extensionApi();
+		const cases = [
+			{
+				kind: 'GitRepo',
+				name: 'shop',
+				dump: 'fleet/dump.yaml',
+				manifest: 'fleet/manifests/gitrepo.yaml',
+			},
+			{
+				kind: 'HelmRepository',
+				name: 'podinfo',
+				dump: 'flux/dump.yaml',
+				manifest: 'flux/helmrepositories.yaml',
+			},
+			{
+				kind: 'HarborCluster',
+				name: 'harbor',
+				dump: 'harbor/dump.yaml',
+				manifest: 'harbor/harborcluster.yaml',
+			},
+		];
+		for (const { kind, name, dump, manifest } of cases) {
+			const node = await eventually(`${kind} ${name} from both files`, () =>
+				walk(api).find((found) => {
+					const paths = (found.sources ?? []).map((source) => source.sourceId);
+					return (
+						found.kind === 'object' &&
+						found.ref?.kind === kind &&
+						found.ref.name === name &&
+						paths.some((path) => path.endsWith(dump)) &&
+						paths.some((path) => path.endsWith(manifest))
+					);
+				}),
+			);
+			// No quick pick: the command finishes by itself.
+			const opened = await vscode.commands.executeCommand<string>(
+				'kubeStatusLens.resource.openManifest',
+				node.id,
+			);
+			assert.ok(opened.endsWith(`${manifest}#2`), `${kind} ${name}: ${opened}`);
+			const editor = await eventually('the manifest editor', () =>
+				vscode.window.activeTextEditor?.document.uri.path.endsWith(manifest)
+					? vscode.window.activeTextEditor
+					: undefined,
+			);
+			assert.match(editor.document.lineAt(editor.selection.active.line).text, /^apiVersion: /);
+		}
+	});
+
+	it('asks when two manifests declare it, best first, and still offers the dump', async () => {
+		const api = await extensionApi();
+		const copy = vscode.Uri.joinPath(folder(), 'fleet/manifests/gitrepo-copy.yaml');
+		const original = await vscode.workspace.fs.readFile(
+			vscode.Uri.joinPath(folder(), 'fleet/manifests/gitrepo.yaml'),
+		);
+		try {
+			await vscode.workspace.fs.writeFile(copy, original);
+			const node = await eventually('GitRepo shop read from the copy too', () =>
+				sourcePaths(api).some((path) => path.endsWith('gitrepo-copy.yaml'))
+					? gitRepoShop(api)
+					: undefined,
+			);
+			// Sorted manifests first (by path), the dump last.
+			assert.match(
+				await openManifestTaking(node.id, 'first'),
+				/fleet\/manifests\/gitrepo-copy\.yaml#2$/,
+			);
+			const dumpLine = new TextDecoder()
+				.decode(
+					await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder(), 'fleet/dump.yaml')),
+				)
+				.split('\n')
+				.findIndex(
+					(line, index, lines) =>
+						line === '- apiVersion: fleet.cattle.io/v1alpha1' &&
+						lines[index + 1] === '  kind: GitRepo',
+				);
+			assert.ok(dumpLine > 0);
+			assert.match(
+				await openManifestTaking(node.id, 'last'),
+				new RegExp(`fleet/dump\\.yaml#${dumpLine + 1}$`),
+			);
+		} finally {
+			await vscode.workspace.fs.delete(copy);
+			await eventually(
+				'the copy forgotten',
+				() => !sourcePaths(api).some((path) => path.endsWith('gitrepo-copy.yaml')),
+			);
+		}
+	});
+});
+
+describe('what a new user trips over: expansion, the Explain picker, group counts (issue 15)', () => {
+	it('opens after a window reload the nodes the user had open', async () => {
+		const api = await extensionApi();
+		// A group the suite has not opened yet (groups start closed).
+		const category = walk(api).find(
+			(node) => node.kind === 'category' && !api.provider.wasExpanded(node.id),
+		);
+		assert.ok(category, 'a closed group');
+		const fresh = new ResourceTreeProvider(api.graph, api.provider.workspaceState);
+		const closedBefore = fresh.getTreeItem(category.id).collapsibleState;
+		fresh.dispose();
+		assert.equal(closedBefore, vscode.TreeItemCollapsibleState.Collapsed, 'a group starts closed');
+		await api.view.reveal(category.id, { expand: true });
+		await eventually('the view to report the group open', () =>
+			api.provider.wasExpanded(category.id),
+		);
+		// A reload starts a new provider on the same workspace memory; the real reload would end this test run.
+		const reloaded = new ResourceTreeProvider(api.graph, api.provider.workspaceState);
+		try {
+			assert.equal(
+				reloaded.getTreeItem(category.id).collapsibleState,
+				vscode.TreeItemCollapsibleState.Expanded,
+			);
+		} finally {
+			reloaded.dispose();
+		}
+	});
+
+	it('a root tooltip counts objects as its row does, not its system groups as "item(s)"', async () => {
+		const api = await extensionApi();
+		const [rootId] = api.provider.getChildren();
+		assert.ok(rootId);
+		const root = api.graph.node(rootId);
+		assert.ok(root);
+		const item = api.provider.resolveTreeItem(api.provider.getTreeItem(rootId), rootId);
+		const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : '';
+		assert.match(root.description, /\d+ objects/);
+		assert.ok(tooltip.includes(root.description), tooltip);
+		assert.doesNotMatch(tooltip, /item/, tooltip);
+		const flux = findNode(api, 'Flux', 'system');
+		assert.ok(flux);
+		const fluxTooltip = api.provider.resolveTreeItem(api.provider.getTreeItem(flux.id), flux.id)
+			.tooltip as vscode.MarkdownString;
+		assert.match(fluxTooltip.value, /\d+ objects\\?: \d+ ready, .*\d+ with problems/);
+	});
+
+	it('the Explain picker groups objects by where they come from and explains the one picked', async () => {
+		const api = await extensionApi();
+		const [first] = objectPicksOf(api.graph);
+		assert.equal(first?.title, 'Workspace manifests');
+		assert.match(
+			first?.picks[0]?.description ?? '',
+			/\.(ya?ml|json):\d+ · /,
+			'names its file and line',
+		);
+		let uri: string | undefined;
+		await acceptingQuickInput(
+			vscode.commands
+				.executeCommand<string>('kubeStatusLens.resource.explain')
+				.then((value) => (uri = value)),
+		);
+		// The first entry under the first separator: the separator itself is not an object.
+		const node = new URLSearchParams(vscode.Uri.parse(uri ?? '').query).get('node');
+		assert.equal(node, first?.picks[0]?.id);
 	});
 });

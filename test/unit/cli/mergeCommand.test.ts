@@ -160,18 +160,27 @@ describe('kube-status-lens merge', () => {
 	it("prints the merged status as YAML with each field's rule and WEC beside it, in the editor's words", () => {
 		const result = run(perWecFlags);
 		assert.equal(result.code, 0);
-		assert.match(result.stdout, /^# Multi-WEC status merge preview: Deployment shop\/web$/m);
-		assert.match(result.stdout, /^# Rules: proposal /m);
+		assert.match(
+			result.stdout,
+			/^# The \.status KubeStellar would write into Deployment shop\/web, from its WECs$/m,
+		);
+		assert.match(result.stdout, /^# Rules: the multi-WEC status proposal, in full$/m);
 		assert.match(result.stdout, /^# Mode: multi/m);
 		assert.match(result.stdout, /^# Changed: yes/m);
 		assert.match(result.stdout, /^# kstatus: InProgress/m);
 		assert.match(result.stdout, /^# Argo CD health: Progressing/m);
-		assert.match(result.stdout, /^ {2}readyReplicas: 1 # min from west$/m);
-		assert.match(result.stdout, /^ {6}status: "False" # three-valued from west$/m);
-		assert.match(result.stdout, /^ {2}unavailableReplicas: 1 # max from west; absent in east$/m);
 		assert.match(
 			result.stdout,
-			/message: "west: Deployment does not have minimum availability\." # from-merged-status from west$/m,
+			/^ {2}readyReplicas: 1 # decided by west: the lowest value of the WECs$/m,
+		);
+		assert.match(result.stdout, /^ {6}status: "False" # decided by west: False there, /m);
+		assert.match(
+			result.stdout,
+			/^ {2}unavailableReplicas: 1 # decided by west: the highest value of the WECs; not reported by east /m,
+		);
+		assert.match(
+			result.stdout,
+			/message: "west: Deployment does not have minimum availability\." # decided by west: the most recent condition with this status$/m,
 		);
 		assert.match(result.stdout, /^# Notes:$/m);
 		// The whole output is YAML: the header is comments, and the document is the merged status.
@@ -289,7 +298,7 @@ describe('kube-status-lens merge PATH... and --workload/--wec', () => {
 			json(['--workload', example('deployment.yaml'), ...wecFlags]),
 			json([example('deployment.yaml'), ...files]),
 		);
-		assert.match(byPaths.stdout, /^ {2}readyReplicas: 1 # min from cluster3$/m);
+		assert.match(byPaths.stdout, /^ {2}readyReplicas: 1 # decided by cluster3: /m);
 	});
 
 	it('agree with the policies given as --policy or as paths', () => {
@@ -303,7 +312,8 @@ describe('kube-status-lens merge PATH... and --workload/--wec', () => {
 		]);
 		assert.equal(byPaths.code, 0, byPaths.stderr);
 		assert.equal(byFlags.stdout, byPaths.stdout);
-		assert.match(byPaths.stdout, /^# Mode: multi \(selected by nginx-multiwec; 3 WorkStatus/m);
+		assert.match(byPaths.stdout, /^# Mode: multi /m);
+		assert.match(byPaths.stdout, /^# Why this workload: selected by nginx-multiwec; 3 WorkStatus/m);
 	});
 });
 

@@ -55,7 +55,7 @@ describe('a megabyte name, reason and message', () => {
 	it('makes a tree row of a few hundred characters that says how much is cut', () => {
 		assert.ok(node.label.length <= 250, `label of ${node.label.length} characters`);
 		assert.ok(node.description.length <= 250, `description of ${node.description.length}`);
-		const fullLabel = `flux-system/${hugeName}`;
+		const fullLabel = hugeName;
 		assert.equal(
 			node.label,
 			`${fullLabel.slice(0, 200)}… (${fullLabel.length - 200} more characters)`,
@@ -76,7 +76,7 @@ describe('a megabyte name, reason and message', () => {
 		assert.ok(result);
 		const tooltip = objectTooltipMarkdown(object, result, [{ label: 'repo.yaml', line: 1 }]);
 		assert.ok(tooltip.length <= 10_000, `tooltip of ${tooltip.length} characters`);
-		assert.ok(tooltip.includes(markdownNote(hugeMessage.length - 200)), tooltip.slice(0, 2000));
+		assert.ok(tooltip.includes(markdownNote(hugeMessage.length - 1_000)), tooltip.slice(0, 2000));
 	});
 
 	it('makes hovers of a few kilobytes on the name, a reason, a huge kind and a huge Fleet state', () => {

@@ -6,6 +6,8 @@ import { parse } from 'yaml';
 import { parseManifests } from '../../../../src/core/manifest/parse.ts';
 import {
 	currentStatusYaml,
+	mergeDiffTitle,
+	mergedStatusYaml,
 	mergeInputsFrom,
 	mergePreviewYaml,
 	mergeWorkloadOf,
@@ -46,8 +48,12 @@ describe('merge preview', () => {
 			'proposal',
 		);
 		assert.deepEqual(parse(text), { status: result.status });
-		assert.match(text, /readyReplicas: 1 # min from cluster3/);
-		assert.match(text, /^# Mode: multi/m);
+		assert.match(
+			text,
+			/^ {2}readyReplicas: 1 # decided by cluster3: the lowest value of the WECs$/m,
+		);
+		assert.match(text, /^ {2}replicas: 2 # the same in all 3 WECs$/m);
+		assert.match(text, /^# Mode: multi \(KubeStellar merges the WECs' statuses\)$/m);
 		assert.match(text, /^# {3}condition Available\s+True\s+True\s+False$/m);
 	});
 
@@ -64,6 +70,42 @@ describe('merge preview', () => {
 		assert.deepEqual(parse(currentStatusYaml({ status: { replicas: 3 } })), {
 			status: { replicas: 3 },
 		});
+	});
+
+	it('speaks plain words: no rule ids, no command-line flag, the WEC that decided each condition', () => {
+		for (const rules of ['proposal', 'kubestellar'] as const) {
+			const { text } = mergePreviewYaml(workload, mergeInputsFrom(workload, objects), rules);
+			assert.doesNotMatch(
+				text,
+				/three-valued|from-merged-status|matched-by-key|same-value|--rules|literal rule|# (min|max|latest) from/,
+			);
+		}
+		const { text } = mergePreviewYaml(workload, mergeInputsFrom(workload, objects), 'proposal');
+		assert.match(
+			text,
+			/^ {6}status: "False" # decided by cluster3: False there, and one WEC reporting False makes it False$/m,
+		);
+		assert.match(text, /^ {6}reason: MinimumReplicasUnavailable # decided by cluster3: /m);
+		assert.match(text, /^# Why this workload: selected by nginx-multiwec; 3 WorkStatus/m);
+		assert.match(text, /^# The released KubeStellar controller would write a different status: /m);
+	});
+
+	it('diffs a bare status against a bare status, saying when there is none yet', () => {
+		const inputs = mergeInputsFrom(workload, objects);
+		assert.equal(currentStatusYaml(workload), 'status: {}\n');
+		const merged = mergedStatusYaml(workload, inputs, 'proposal');
+		assert.doesNotMatch(merged, /#/);
+		assert.deepEqual(parse(merged), {
+			status: mergePreviewYaml(workload, inputs, 'proposal').result.status,
+		});
+		assert.equal(
+			mergeDiffTitle(workload, 'proposal'),
+			'Deployment nginx/nginx: no .status yet ↔ merged by the proposal',
+		);
+		assert.equal(
+			mergeDiffTitle({ ...workload, status: { replicas: 2 } }, 'kubestellar'),
+			'Deployment nginx/nginx: .status now ↔ merged by KubeStellar today',
+		);
 	});
 });
 
@@ -90,12 +132,12 @@ describe('merge preview comments and inputs', () => {
 
 	it("comments fields of list items whose key holds a dot, and puts an item's own comment above it", () => {
 		const { text } = mergePreviewYaml(pod, podInputs, 'proposal');
-		assert.match(text, /^ {6}status: "True" # three-valued from a, b$/m);
+		assert.match(text, /^ {6}status: "True" # True in both WECs$/m);
 		assert.match(
 			text,
-			/^ {4}# matched-by-key from a, b\n {4}- name: side\.car # same-value from a, b$/m,
+			/^ {4}# the same item in a, b\n {4}- name: side\.car # the same in both WECs$/m,
 		);
-		assert.match(text, /^ {6}restartCount: 3 # max from b$/m);
+		assert.match(text, /^ {6}restartCount: 3 # decided by b: the highest value of the WECs$/m);
 	});
 
 	it('lists the fields it leaves out, and why', () => {
@@ -105,12 +147,15 @@ describe('merge preview comments and inputs', () => {
 	});
 
 	it('names at most five WECs beside a field, then how many more', () => {
-		const perWec = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((wec) => ({
+		const perWec = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((wec) => ({
 			wec,
-			object: { status: { phase: 'Running' } },
+			object: { status: { phase: wec === 'h' ? 'Succeeded' : 'Running' } },
 		}));
 		const { text } = mergePreviewYaml(pod, { perWec, policies: null }, 'proposal');
-		assert.match(text, /^ {2}phase: Running # phase-priority from a, b, c, d, e and 2 more$/m);
+		assert.match(
+			text,
+			/^ {2}phase: Running # decided by a, b, c, d, e and 2 more: the most severe phase of the WECs /m,
+		);
 	});
 
 	it('takes copies given for named WECs: WorkStatus objects, objects read from a WEC, bare statuses', () => {

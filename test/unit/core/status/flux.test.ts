@@ -61,12 +61,32 @@ describe('Flux status', () => {
 		assert.equal(result.message, 'scheme not supported');
 	});
 
-	it('shows a suspended repository as Suspended even when it failed before', () => {
+	it('shows a suspended repository that failed as Suspended and still failing, as flux get does (SUSPENDED True, READY False)', () => {
 		const result = computeFluxStatus(
 			helmRepository(
 				{ url: 'https://x', suspend: true },
-				{ conditions: [{ type: 'Ready', status: 'False', reason: 'Failed' }] },
+				{
+					conditions: [
+						{
+							type: 'Ready',
+							status: 'False',
+							reason: 'Failed',
+							message: 'failed to fetch index: 404',
+						},
+					],
+				},
 			),
+		);
+		assert.equal(result.state, 'Suspended');
+		assert.equal(result.tone, 'error', 'the failure is not hidden by suspending');
+		assert.equal(result.message, 'Failed: failed to fetch index: 404');
+		assert.ok(result.reasons.some((reason) => /spec\.suspend is true/.test(reason)));
+		assert.ok(result.reasons.some((reason) => /Ready is False \(Failed\)/.test(reason)));
+	});
+
+	it('shows a suspended repository that was ready as a grey Suspended', () => {
+		const result = computeFluxStatus(
+			helmRepository({ url: 'https://x', suspend: true }, { conditions: [readyTrue] }),
 		);
 		assert.equal(result.state, 'Suspended');
 		assert.equal(result.tone, 'suspended');

@@ -282,7 +282,16 @@ function fleetRowMismatchOf(graph: ResourceGraph): string | undefined {
 				if (result) {
 					const counts = fleetCountsOf(objectKind, object, result.computed);
 					const word = stateWordOf(result, origin === 'live');
-					const expected = truncate(counts ? `${word} · ${counts}` : word, rowTextLimit);
+					// A row in a category is labelled by its name: its namespace ends the description.
+					const namespace =
+						node.parentId !== undefined &&
+						graph.node(node.parentId)?.kind === 'category' &&
+						node.ref?.namespace
+							? node.ref.namespace
+							: undefined;
+					const own = truncate(counts ? `${word} · ${counts}` : word, rowTextLimit);
+					const expected =
+						namespace === undefined ? own : truncate(`${own} · ${namespace}`, rowTextLimit);
 					if (node.description !== expected) {
 						return `${node.id} reads "${node.description}", the whole roll-up says "${expected}"`;
 					}
@@ -436,9 +445,9 @@ describe('ResourceGraph: bugs the differential test found', () => {
 		graph.upsertObject('ws', 'watch:ws', workStatus('ws-2', 'web'));
 		const wec = 'ws/sys:kubestellar/cat:kubestellar:WECs/ph:wec:cluster1';
 		const labels = () => graph.children(wec).map((node) => node.label);
-		assert.deepEqual(labels(), ['Deployment shop/api', 'Deployment shop/web']);
+		assert.deepEqual(labels(), ['Deployment api', 'Deployment web']);
 		const changes = graph.upsertObject('ws', 'watch:ws', workStatus('ws-1', 'zoo'));
-		assert.deepEqual(labels(), ['Deployment shop/web', 'Deployment shop/zoo']);
+		assert.deepEqual(labels(), ['Deployment web', 'Deployment zoo']);
 		assert.ok(
 			changes.changed.includes(wec) || changes.structureChanged.some((id) => wec.startsWith(id)),
 			`the WEC whose rows changed order is not reported: ${JSON.stringify(changes)}`,

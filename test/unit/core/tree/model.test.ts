@@ -207,60 +207,30 @@ describe('resource graph: Fleet', () => {
 			'GitRepos',
 			'Clusters',
 		]);
-		const bundleNode = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-		);
+		const bundleNode = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app');
 		assert.deepEqual(labels(graph, bundleNode.id), ['c1', 'c2', 'c3']);
-		const failing = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-			'c3',
-		);
+		const failing = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app', 'c3');
 		assert.equal(failing.result?.state, 'ErrApplied');
 		assert.equal(failing.tone, 'error');
 		assert.equal(failing.kind, 'object');
 		// Its resources still count 2/2 ready (the old release runs): the row says why it failed instead.
 		assert.equal(failing.description, 'ErrApplied · helm install failed');
-		const ready = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-			'c1',
-		);
+		const ready = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app', 'c1');
 		assert.equal(ready.description, 'Ready · 2/2 resources');
 	});
 
 	it('rolls the failing BundleDeployment up and says where the written status disagrees', () => {
 		const graph = graphOf(fleetRollout());
-		const repo = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'fleet-default/web');
+		const repo = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web');
 		assert.equal(repo.result?.state, 'Ready', 'the word is what the controller wrote');
 		assert.equal(repo.tone, 'error', 'a failing child shows through a parent that claims Ready');
-		assert.equal(repo.description, 'Ready · 2/3 clusters');
+		assert.equal(repo.description, 'Ready · 2/3 clusters · fleet-default');
 		assert.match(
 			repo.disagreement ?? '',
 			/wrote Ready, but the 3 BundleDeployments here say ErrApplied/,
 		);
 		assert.match(repo.disagreement ?? '', /3\/3 clusters ready, recomputed 2\/3/);
-		const bundleNode = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-		);
+		const bundleNode = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app');
 		assert.equal(bundleNode.description, 'Ready · 2/3 ready');
 		assert.deepEqual(
 			{
@@ -287,25 +257,22 @@ describe('resource graph: Fleet', () => {
 		);
 		const changes = graph.setRollupsFromController('live', true);
 		assert.ok(changes.structureChanged.length > 0, 'the Fleet nodes are listed again');
-		const path = ['fleet-mgmt', 'Fleet', 'GitRepos', 'fleet-default/web', 'web-app'];
+		const path = ['fleet-mgmt', 'Fleet', 'GitRepos', 'web', 'web-app'];
 		const before = find(graph, ...path);
 		assert.deepEqual(before.listOnDemand, {
 			labelSelector:
 				'fleet.cattle.io/bundle-name=web-app,fleet.cattle.io/bundle-namespace=fleet-default',
 		});
 		assert.equal(before.hasChildren, true, 'expandable although nothing is under it yet');
-		const c3 = find(graph, 'fleet-mgmt', 'Fleet', 'Clusters', 'fleet-default/c3');
+		const c3 = find(graph, 'fleet-mgmt', 'Fleet', 'Clusters', 'c3');
 		assert.deepEqual(c3.listOnDemand, { labelSelector: '', namespace: clusterNamespace('c3') });
 		// A status namespace that is not a DNS label could widen the list to every namespace: the labels decide.
 		const odd = cluster('c9');
 		(odd.status as Obj).namespace = '..';
 		graph.upsertObject('live', 'watch', odd);
-		assert.deepEqual(
-			find(graph, 'fleet-mgmt', 'Fleet', 'Clusters', 'fleet-default/c9').listOnDemand,
-			{
-				labelSelector: 'fleet.cattle.io/cluster=c9,fleet.cattle.io/cluster-namespace=fleet-default',
-			},
-		);
+		assert.deepEqual(find(graph, 'fleet-mgmt', 'Fleet', 'Clusters', 'c9').listOnDemand, {
+			labelSelector: 'fleet.cattle.io/cluster=c9,fleet.cattle.io/cluster-namespace=fleet-default',
+		});
 		graph.removeObject('live', 'watch', objectKeyOf(odd));
 		assert.equal(before.description, 'Ready · 3/3 ready', 'the counts the controller wrote');
 
@@ -321,8 +288,8 @@ describe('resource graph: Fleet', () => {
 		assert.deepEqual(labels(graph, after.id), ['c3']);
 		assert.equal(find(graph, ...path, 'c3').result?.state, 'ErrApplied');
 		assert.equal(after.tone, 'error', 'a listed failing deployment still shows through');
-		const repo = find(graph, 'fleet-mgmt', 'Fleet', 'GitRepos', 'fleet-default/web');
-		assert.equal(repo.description, 'Ready · 3/3 clusters');
+		const repo = find(graph, 'fleet-mgmt', 'Fleet', 'GitRepos', 'web');
+		assert.equal(repo.description, 'Ready · 3/3 clusters · fleet-default');
 		assert.ok(!/recomputed/.test(repo.disagreement ?? ''), repo.disagreement);
 
 		// Watching them all again: the roll-ups are recomputed from the deployments here.
@@ -381,7 +348,7 @@ describe('resource graph: Fleet', () => {
 		assert.equal(ids.length, 2);
 		assert.notEqual(ids[0], ids[1]);
 		const parents = ids.map((id) => graph.parentOf(id)?.label).sort();
-		assert.deepEqual(parents, ['fleet-default/c1', 'web-app']);
+		assert.deepEqual(parents, ['c1', 'web-app']);
 		assert.deepEqual(ids.map((id) => graph.node(id)?.label).sort(), ['c1', 'web-app']);
 		graph.upsertObject('ws', 'file:///a.yaml', bd('web-app', 'c1', 'NotReady'));
 		graph.upsertObject('ws', 'file:///a.yaml', bd('web-app', 'c2', 'Modified'));
@@ -391,14 +358,7 @@ describe('resource graph: Fleet', () => {
 
 	it('lists the non-ready and modified resources a BundleDeployment reports', () => {
 		const graph = graphOf(fleetRollout(['NotReady', 'Modified', 'Ready']));
-		const notReady = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'Clusters',
-			'fleet-default/c1',
-			'web-app',
-		);
+		const notReady = find(graph, 'Workspace manifests', 'Fleet', 'Clusters', 'c1', 'web-app');
 		const [resource] = graph.children(notReady.id);
 		assert.equal(resource?.kind, 'resource');
 		assert.equal(resource?.label, 'Deployment web/web');
@@ -409,12 +369,40 @@ describe('resource graph: Fleet', () => {
 			'Workspace manifests',
 			'Fleet',
 			'Clusters',
-			'fleet-default/c2',
+			'c2',
 			'web-app',
 			'ConfigMap web/cfg',
 		);
 		assert.equal(modified.description, 'modified');
 		assert.equal(modified.tone, 'warning');
+	});
+
+	it('expands a BundleDeployment that failed to apply to the resource the agent could not apply', () => {
+		const message =
+			'failed to upgrade "web": cannot patch "web" with kind Deployment: Deployment.apps "web" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: "4": must be less than or equal to cpu limit of 2';
+		const failing = bd('web-app', 'c3', 'ErrApplied', 'web', message);
+		(failing.status as Obj).resources = [
+			{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'web', name: 'web' },
+			{ apiVersion: 'v1', kind: 'Service', namespace: 'web', name: 'web' },
+		];
+		const graph = graphOf([...fleetRollout(['Ready', 'Ready', 'Ready']).slice(0, -1), failing]);
+		const row = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app', 'c3');
+		const children = graph.children(row.id);
+		assert.deepEqual(
+			children.map((child) => `${child.label}: ${child.description}`),
+			['Deployment web/web: failed to apply'],
+		);
+		assert.equal(children[0]?.tone, 'error');
+		assert.match(children[0]?.message ?? '', /must be less than or equal to cpu limit of 2/);
+		assert.deepEqual(children[0]?.ref, {
+			apiVersion: 'apps/v1',
+			kind: 'Deployment',
+			namespace: 'web',
+			name: 'web',
+		});
+		// A BundleDeployment that applied has nothing of the kind.
+		const applied = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app', 'c1');
+		assert.deepEqual(graph.children(applied.id), []);
 	});
 
 	it('puts the Clusters a ClusterGroup selects under it, by its selector', () => {
@@ -426,34 +414,24 @@ describe('resource graph: Fleet', () => {
 		]);
 		const groups = find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups');
 		assert.deepEqual(
-			labels(
-				graph,
-				find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/prod').id,
-			),
+			labels(graph, find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'prod').id),
 			['c1', 'c2'],
 		);
 		assert.deepEqual(
-			labels(
-				graph,
-				find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/all').id,
-			),
+			labels(graph, find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'all').id),
 			['c1', 'c2', 'c3'],
 		);
 		assert.equal(
-			find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/none')
-				.hasChildren,
+			find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'none').hasChildren,
 			false,
 		);
 		assert.equal(graph.children(groups.id).length, 3);
-		const all = find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/all');
-		assert.equal(all.description, 'declared, no status · 2/3 clusters');
+		const all = find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'all');
+		assert.equal(all.description, 'declared, no status · 2/3 clusters · fleet-default');
 		// Relabelling a cluster moves it in or out of a group.
 		graph.upsertObject('ws', 'file:///a.yaml', cluster('c3', { env: 'prod' }));
 		assert.deepEqual(
-			labels(
-				graph,
-				find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'fleet-default/prod').id,
-			),
+			labels(graph, find(graph, 'Workspace manifests', 'Fleet', 'ClusterGroups', 'prod').id),
 			['c1', 'c2', 'c3'],
 		);
 	});
@@ -461,31 +439,15 @@ describe('resource graph: Fleet', () => {
 	it('shows a placeholder for a Bundle that is not in the input, and the Bundle once it arrives', () => {
 		const objects = fleetRollout().filter((object) => object.kind !== 'Bundle');
 		const graph = graphOf(objects);
-		const placeholder = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-		);
+		const placeholder = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app');
 		assert.equal(placeholder.kind, 'placeholder');
 		assert.equal(placeholder.description, 'Bundle not in input · 2/3 ready');
 		graph.upsertObject('ws', 'file:///b.yaml', bundle('web-app', 'web'));
-		const real = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-		);
+		const real = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app');
 		assert.equal(real.kind, 'object');
 		assert.deepEqual(labels(graph, real.id), ['c1', 'c2', 'c3']);
 		assert.equal(
-			graph.children(
-				find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'fleet-default/web').id,
-			).length,
+			graph.children(find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web').id).length,
 			1,
 		);
 	});
@@ -498,7 +460,7 @@ describe('resource graph: Fleet', () => {
 			'Bundles',
 		]);
 		assert.deepEqual(labels(graph, find(graph, 'Workspace manifests', 'Fleet', 'Bundles').id), [
-			'fleet-default/web-app',
+			'web-app',
 		]);
 	});
 
@@ -508,8 +470,8 @@ describe('resource graph: Fleet', () => {
 		graph.removeObject('ws', 'file:///a.yaml', objectKeyOf(cluster('c1')));
 		assert.equal(graph.findNodesForObject('ws', key).length, 1);
 		assert.deepEqual(labels(graph, find(graph, 'Workspace manifests', 'Fleet', 'Clusters').id), [
-			'fleet-default/c2',
-			'fleet-default/c3',
+			'c2',
+			'c3',
 		]);
 	});
 });
@@ -603,7 +565,7 @@ describe('resource graph: KubeStellar', () => {
 			'BindingPolicies',
 			'nginx-bp',
 		);
-		assert.deepEqual(labels(graph, policyNode.id), ['Deployment nginx/nginx']);
+		assert.deepEqual(labels(graph, policyNode.id), ['Deployment nginx']);
 		// Its own status is fine, its icon is red: the row leads with why (not "Ready · 0/1 ready").
 		assert.equal(policyNode.tone, 'error');
 		assert.equal(policyNode.description, '1 of 1 failing · Ready');
@@ -613,10 +575,10 @@ describe('resource graph: KubeStellar', () => {
 			'KubeStellar',
 			'BindingPolicies',
 			'nginx-bp',
-			'Deployment nginx/nginx',
+			'Deployment nginx',
 		);
 		assert.deepEqual(labels(graph, workload.id), ['wec1', 'wec2', 'wec3']);
-		assert.equal(workload.description, 'declared, no status · 2/3 WECs');
+		assert.equal(workload.description, 'declared, no status · 2/3 WECs · nginx');
 		assert.equal(workload.tone, 'error');
 		assert.equal(
 			find(
@@ -625,7 +587,7 @@ describe('resource graph: KubeStellar', () => {
 				'KubeStellar',
 				'BindingPolicies',
 				'nginx-bp',
-				'Deployment nginx/nginx',
+				'Deployment nginx',
 				'wec3',
 			).result?.state,
 			'Failed',
@@ -637,7 +599,7 @@ describe('resource graph: KubeStellar', () => {
 		]);
 		assert.deepEqual(
 			labels(graph, find(graph, 'Workspace manifests', 'KubeStellar', 'WECs', 'wec1').id),
-			['Deployment nginx/nginx'],
+			['Deployment nginx'],
 		);
 		assert.equal(
 			graph.findNodesForObject('ws', objectKeyOf(elsewhere)).length,
@@ -684,7 +646,7 @@ describe('resource graph: KubeStellar', () => {
 		assert.deepEqual(labels(graph, policyNode.id), [
 			'Binding nginx-bp',
 			'configmaps nginx/settings',
-			'Deployment nginx/nginx',
+			'Deployment nginx',
 		]);
 		const placeholder = find(
 			graph,
@@ -705,12 +667,12 @@ describe('resource graph: KubeStellar', () => {
 		});
 		assert.deepEqual(labels(graph, policyNode.id), [
 			'Binding nginx-bp',
-			'ConfigMap nginx/settings',
-			'Deployment nginx/nginx',
+			'ConfigMap settings',
+			'Deployment nginx',
 		]);
 		// The Binding goes: the downsync clauses decide again.
 		graph.removeObject('ws', 'file:///a.yaml', objectKeyOf(binding));
-		assert.deepEqual(labels(graph, policyNode.id), ['Deployment nginx/nginx']);
+		assert.deepEqual(labels(graph, policyNode.id), ['Deployment nginx']);
 	});
 
 	it('re-evaluates the WorkStatus of a workload when the WDS workload changes', () => {
@@ -722,7 +684,7 @@ describe('resource graph: KubeStellar', () => {
 				'KubeStellar',
 				'BindingPolicies',
 				'nginx-bp',
-				'Deployment nginx/nginx',
+				'Deployment nginx',
 				'wec1',
 			);
 		assert.equal(wec1().result?.state, 'Current');
@@ -816,14 +778,8 @@ describe('resource graph: Harbor, Flux, ASO', () => {
 
 	it('shows a HarborCluster with its four dependency conditions and the objects it owns', () => {
 		const graph = graphOf([harbor, ...owned]);
-		const node = find(
-			graph,
-			'Workspace manifests',
-			'Harbor',
-			'HarborClusters',
-			'harbor-system/harbor',
-		);
-		assert.equal(node.description, 'creating · 2/4 dependencies');
+		const node = find(graph, 'Workspace manifests', 'Harbor', 'HarborClusters', 'harbor');
+		assert.equal(node.description, 'creating · 2/4 dependencies · harbor-system');
 		const children = graph.children(node.id);
 		const dependencies = children.filter((child) => child.kind === 'dependency');
 		assert.deepEqual(
@@ -941,7 +897,7 @@ describe('resource graph: workspace semantics', () => {
 			]);
 			graph.removeSource('ws', 'file:///dump.yaml');
 			const after = graph.node(graph.findNodesForObject('ws', objectKeyOf(manifest))[0] ?? '');
-			assert.equal(after?.description, 'declared, no status');
+			assert.equal(after?.description, 'declared, no status · fleet-default');
 			assert.equal(after?.sources?.length, 1);
 		}
 	});
@@ -970,7 +926,7 @@ describe('resource graph: workspace semantics', () => {
 		graph.setSourceObjects('ws', 'file:///b.yaml', [{ object: repo('b') }]);
 		const category = find(graph, 'Workspace manifests', 'Flux', 'HelmRepositories');
 		const changes = graph.removeSource('ws', 'file:///a.yaml');
-		assert.deepEqual(labels(graph, category.id), ['flux-system/b']);
+		assert.deepEqual(labels(graph, category.id), ['b']);
 		assert.deepEqual(changes.structureChanged, [category.id]);
 		assert.equal(graph.objectCount('ws'), 1);
 		graph.removeSource('ws', 'file:///b.yaml');
@@ -997,7 +953,7 @@ describe('resource graph: workspace semantics', () => {
 		const graph = graphOf([manifest, oci, kustomization]);
 		for (const object of [manifest, kustomization]) {
 			const node = graph.node(graph.findNodesForObject('ws', objectKeyOf(object))[0] ?? '');
-			assert.equal(node?.description, 'declared, no status');
+			assert.equal(node?.description, `declared, no status · ${object.metadata.namespace}`);
 			assert.equal(node?.tone, 'unknown');
 			assert.equal(node?.contextFlags.declared, true);
 		}
@@ -1009,7 +965,7 @@ describe('resource graph: workspace semantics', () => {
 	it('finds the object at a line of a file', () => {
 		const graph = graphOf(fleetRollout());
 		const [at0] = graph.nodesFor('file:///a.yaml', 5);
-		assert.equal(at0 && graph.node(at0)?.label, 'fleet-default/web');
+		assert.equal(at0 && graph.node(at0)?.label, 'web');
 		const bundleIds = graph.nodesFor('file:///a.yaml', 10);
 		assert.equal(bundleIds.length, 1);
 		assert.equal(graph.node(bundleIds[0] ?? '')?.label, 'web-app');
@@ -1089,7 +1045,7 @@ describe('resource graph: workspace semantics', () => {
 				{ object: ['a'] },
 			]),
 		);
-		const repo = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'fleet-default/(no name)');
+		const repo = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', '(no name)');
 		assert.equal(repo.result?.state, 'Unknown');
 		assert.equal(repo.tone, 'unknown');
 		assert.doesNotThrow(() => dump(graph));
@@ -1169,15 +1125,15 @@ describe('resource graph: sources', () => {
 		const graph = new ResourceGraph();
 		graph.addRoot('ctx', 'kind-dev', 'live');
 		graph.upsertObject('ctx', 'watch', gitRepo('web', staleReadyGitRepo));
-		const node = find(graph, 'kind-dev', 'Fleet', 'GitRepos', 'fleet-default/web');
+		const node = find(graph, 'kind-dev', 'Fleet', 'GitRepos', 'web');
 		assert.equal(node.contextFlags.origin, 'live');
 		assert.equal(node.contextFlags.inFile, false);
 		assert.equal(node.contextFlags.system, 'fleet');
 		assert.equal(node.contextFlags.objectKind, 'GitRepo');
 		graph.upsertObject('ctx', 'watch', gitRepo('new'));
 		assert.equal(
-			find(graph, 'kind-dev', 'Fleet', 'GitRepos', 'fleet-default/new').description,
-			'no status yet',
+			find(graph, 'kind-dev', 'Fleet', 'GitRepos', 'new').description,
+			'no status yet · fleet-default',
 			'a live object was not declared by anyone here: its controller has not written yet',
 		);
 	});
@@ -1233,11 +1189,11 @@ describe('resource graph: filters and order', () => {
 			'Workspace manifests',
 			'  Fleet',
 			'    GitRepos',
-			'      fleet-default/web',
+			'      web',
 			'        web-app',
 			'          c3',
 			'    Clusters',
-			'      fleet-default/c3',
+			'      c3',
 			'        web-app',
 		]);
 	});
@@ -1248,23 +1204,23 @@ describe('resource graph: filters and order', () => {
 			'Workspace manifests',
 			'  Flux',
 			'    HelmRepositories',
-			'      flux-system/web-charts',
+			'      web-charts',
 		]);
 		const byName = dump(graph, { nameContains: 'C3' });
 		assert.deepEqual(byName, [
 			'Workspace manifests',
 			'  Fleet',
 			'    GitRepos',
-			'      fleet-default/web',
+			'      web',
 			'        web-app',
 			'          c3',
 			'    Clusters',
-			'      fleet-default/c3',
+			'      c3',
 			'        web-app',
 		]);
 		const web = dump(graph, { nameContains: 'web' });
 		assert.ok(web.includes('          c1'), 'a matching GitRepo keeps all of its descendants');
-		assert.ok(web.includes('      flux-system/web-charts'));
+		assert.ok(web.includes('      web-charts'));
 	});
 
 	it('orders rows by label, not by state, and keeps a row in place when its state changes', () => {
@@ -1273,14 +1229,7 @@ describe('resource graph: filters and order', () => {
 			cluster('c10'),
 			bd('web-app', 'c10', 'Ready'),
 		]);
-		const bundleId = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-		).id;
+		const bundleId = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app').id;
 		assert.deepEqual(labels(graph, bundleId), ['c1', 'c2', 'c3', 'c10']);
 		graph.setSourceObjects(
 			'ws',
@@ -1395,14 +1344,7 @@ describe('resource graph: incremental updates', () => {
 
 	it('adding an object reports the parent whose children changed, not the whole tree', () => {
 		const graph = graphOf([...fleetRollout(['Ready', 'Ready', 'Ready']), unrelated]);
-		const bundleNode = find(
-			graph,
-			'Workspace manifests',
-			'Fleet',
-			'GitRepos',
-			'fleet-default/web',
-			'web-app',
-		);
+		const bundleNode = find(graph, 'Workspace manifests', 'Fleet', 'GitRepos', 'web', 'web-app');
 		const changes = graph.upsertObject('ws', 'file:///a.yaml', bd('web-app', 'c4', 'Ready'));
 		assert.deepEqual(changes.structureChanged, [bundleNode.id]);
 		assert.ok(!changes.changed.some((id) => id.startsWith(`${bundleNode.id}/`)));
