@@ -609,45 +609,11 @@ describe('above the BundleDeployment threshold', () => {
 					api.live.summary.every((line) => line.endsWith(': ready')),
 			),
 		);
-		// Expand as a user does. As with the collapse below, the workbench can drop the expansion when a refresh
-		// of the same item lands while it renders (a user clicks again): what is tested follows the expansion.
-		// On a loaded machine the view can also hold the item expanded without having said so; toggling it with
-		// the keyboard then reports a collapse first, and the next toggle the expansion.
-		for (let attempt = 0; attempt < 5 && !api.provider.wasExpanded(bundle.id); attempt++) {
-			api.provider.flushPending();
-			if (attempt === 0) {
-				await api.view.reveal(bundle.id, { expand: true, select: true, focus: true });
-			} else {
-				await api.view.reveal(bundle.id, { select: true, focus: true });
-				await vscode.commands.executeCommand('list.toggleExpand');
-			}
-			await eventually(
-				'the view to report the expansion',
-				() => api.provider.wasExpanded(bundle.id),
-				3_000,
-			).catch(() => undefined);
-		}
-		await eventually(
-			() =>
-				`the view to report the Bundle expanded (visible: ${api.view.visible}, selection: ${JSON.stringify(api.view.selection)}, item: ${api.provider.getTreeItem(bundle.id).collapsibleState})`,
-			() => api.provider.wasExpanded(bundle.id),
-			5_000,
-		);
+		await toggleInView(api, bundle.id, 'expanded');
 		await eventually('the BundleDeployments listed on expansion', () =>
 			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
 		);
-		// Collapse that item as a user does, with the keyboard on the focused item. The workbench can lose the
-		// keystroke while it re-renders the item (a user would press it again): what is tested is what follows
-		// the collapse the view reports.
-		for (let attempt = 0; attempt < 3 && !api.provider.wasCollapsed(bundle.id); attempt++) {
-			await api.view.reveal(bundle.id, { select: true, focus: true });
-			await vscode.commands.executeCommand('list.collapse');
-			await eventually(
-				'the view to report the collapse',
-				() => api.provider.wasCollapsed(bundle.id),
-				3_000,
-			).catch(() => undefined);
-		}
+		await toggleInView(api, bundle.id, 'collapsed');
 		await eventually(
 			() =>
 				`the listed BundleDeployments to go with the collapse (children: ${api.graph.children(bundle.id).length}, listing: ${JSON.stringify(api.provider.listingOf(bundle.id))}, collapse seen: ${api.provider.wasCollapsed(bundle.id)})`,
@@ -655,7 +621,7 @@ describe('above the BundleDeployment threshold', () => {
 				api.graph.children(bundle.id).length === 0 &&
 				api.provider.listingOf(bundle.id) === undefined,
 		);
-		await api.view.reveal(bundle.id, { expand: true });
+		await toggleInView(api, bundle.id, 'expanded');
 		await eventually('a fresh list on the next expansion', () =>
 			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
 		);
@@ -692,6 +658,37 @@ describe('a context that cannot be used', () => {
 		);
 	});
 });
+
+/**
+ * Expands or collapses a row as a user does, with the keyboard on the focused row, until the view reports it. The
+ * workbench can drop a keystroke or a reveal's expansion while a refresh of the same row renders (a user presses
+ * again), and on a loaded machine it can hold a row open without having said so: a toggle then reports the other
+ * state first, and the next one the state asked for. What the tests check is what follows the state the view reports.
+ */
+async function toggleInView(
+	api: Awaited<ReturnType<typeof extensionApi>>,
+	id: string,
+	wanted: 'expanded' | 'collapsed',
+): Promise<void> {
+	const reached = () =>
+		wanted === 'expanded' ? api.provider.wasExpanded(id) : api.provider.wasCollapsed(id);
+	for (let attempt = 0; attempt < 6 && !reached(); attempt++) {
+		api.provider.flushPending();
+		if (attempt === 0 && wanted === 'expanded') {
+			await api.view.reveal(id, { expand: true, select: true, focus: true });
+		} else {
+			await api.view.reveal(id, { select: true, focus: true });
+			await vscode.commands.executeCommand(attempt === 0 ? 'list.collapse' : 'list.toggleExpand');
+		}
+		await eventually(`the view to report the row ${wanted}`, reached, 3_000).catch(() => undefined);
+	}
+	await eventually(
+		() =>
+			`the view to report the row ${wanted} (visible: ${api.view.visible}, selection: ${JSON.stringify(api.view.selection)}, item: ${api.provider.getTreeItem(id).collapsibleState})`,
+		reached,
+		5_000,
+	);
+}
 
 /** The nodes below one node, as the provider serves them. */
 function walkFrom(api: Awaited<ReturnType<typeof extensionApi>>, id: string): TreeNode[] {
