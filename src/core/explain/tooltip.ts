@@ -4,6 +4,7 @@ import { refOf } from '../model/object.ts';
 import type { StatusResult } from '../status/result.ts';
 import { hoverTextLimit } from '../text/limits.ts';
 import { escapeMarkdown } from '../text/markdown.ts';
+import { conditionSince, revisionOf } from './objectFacts.ts';
 
 /** Where an object was read from, for display. */
 export interface SourceLabel {
@@ -69,6 +70,7 @@ export function objectTooltipMarkdown(
 	object: unknown,
 	result: StatusResult,
 	sources: readonly SourceLabel[] = [],
+	now?: number,
 ): string {
 	const ref = refOf(object);
 	const lines: string[] = [];
@@ -91,6 +93,9 @@ export function objectTooltipMarkdown(
 	if (otherReason) lines.push('', escapeMarkdown(otherReason));
 	const { conditions } = readConditions(object);
 	if (conditions.length > 0) lines.push('', conditionsLine(conditions, 6));
+	const facts = [now === undefined ? undefined : conditionSince(object, now), revisionOf(object)];
+	const known = facts.filter((fact) => fact !== undefined);
+	if (known.length > 0) lines.push('', known.map((fact) => escapeMarkdown(fact)).join(' · '));
 	const kstatusMessage =
 		result.kstatus.message && !repeats(result.kstatus.message, key)
 			? ` — ${escapeMarkdown(result.kstatus.message, 300)}`

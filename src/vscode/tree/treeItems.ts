@@ -69,6 +69,7 @@ export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.Markdow
 				label: source.label ?? source.sourceId,
 				line: (source.line ?? 0) + 1,
 			})),
+			Date.now(),
 		);
 		if (node.disagreement) {
 			text += `\n\n**Recomputed from the children:** ${escapeMarkdown(truncate(node.disagreement, 300))}`;

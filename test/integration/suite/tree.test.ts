@@ -76,6 +76,11 @@ describe('the resource tree on the example workspace', () => {
 		// The message once and whole, then the conditions on one line without their messages.
 		assert.equal(tooltip.value.split('401 Unauthorized').length, 2, tooltip.value);
 		assert.match(tooltip.value, /^Conditions: .*Ready False \\\(AuthenticationFailed\\\)/m);
+		// How long it has failed, as the dashboards say it (the dump's Ready went False on 2026-11-22).
+		assert.match(
+			tooltip.value.replaceAll('\\', ''),
+			/Ready False since 2026-11-22 07:58 UTC, (\d+ (min|h) ago|\d+ days? ago)/,
+		);
 	});
 
 	it('shows a manifest without status as declared, never as ready', async () => {
