@@ -18,6 +18,7 @@ import type { Position, Range } from '../model/range.ts';
 import { fleetStates, isFleetState } from '../status/fleetSummary.ts';
 import { harborDependencyConditions } from '../status/harbor.ts';
 import type { StatusResult } from '../status/result.ts';
+import { hoverTextLimit } from '../text/limits.ts';
 import { escapeMarkdown, escapeTableCell, inlineCode, truncate } from '../text/markdown.ts';
 
 /** What the editor knows beyond the text. */
@@ -82,7 +83,7 @@ function badgeHover(
 	];
 	if (result) {
 		lines.push(
-			`**${escapeMarkdown(stateLabel(result))}**${result.message ? ` — ${text(result.message, 200)}` : ''}`,
+			`**${escapeMarkdown(stateLabel(result))}**${result.message ? ` — ${text(result.message, hoverTextLimit)}` : ''}`,
 		);
 		const meaning = explain(entry.system, 'state', result.state, ref.kind);
 		if (meaning && result.observed) lines.push(escapeMarkdown(truncate(meaning.meaning, 240)));
@@ -96,7 +97,7 @@ function badgeHover(
 	const live = context.liveStatus?.(ref);
 	if (live) {
 		lines.push(
-			`**Live:** ${escapeMarkdown(stateLabel(live))}${live.message ? ` — ${text(live.message, 160)}` : ''}`,
+			`**Live:** ${escapeMarkdown(stateLabel(live))}${live.message ? ` — ${text(live.message, hoverTextLimit)}` : ''}`,
 		);
 	}
 	return lines.join('\n\n');

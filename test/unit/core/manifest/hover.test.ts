@@ -306,6 +306,23 @@ describe('hoverAt on kind and metadata.name', () => {
 		assertShort(markdown);
 	});
 
+	it('says the whole message of a failing object, as the tree tooltip does', () => {
+		const message =
+			'failed to upgrade "shop-frontend": cannot patch "frontend" with kind Deployment: Deployment.apps "frontend" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: "4": must be less than or equal to cpu limit of 2';
+		const markdown = markdownOf(`apiVersion: helm.toolkit.fluxcd.io/v2
+kind: Helm|Release
+metadata: {name: frontend, namespace: shop, generation: 2}
+status:
+  observedGeneration: 2
+  conditions:
+  - type: Ready
+    status: "False"
+    reason: UpgradeFailed
+    message: '${message}'
+`);
+		assert.ok(markdown.replaceAll('\\', '').includes(message), markdown);
+	});
+
 	it('adds the live status when the editor has it', () => {
 		const live: StatusResult = {
 			system: 'flux',
