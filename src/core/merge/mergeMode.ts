@@ -12,6 +12,7 @@ import {
 	versionOf,
 } from '../model/object.ts';
 import { namesList } from './mergeRules.ts';
+import { resourceOfKind } from '../model/resourceNames.ts';
 
 /** How the WDS object's `.status` is produced: merged, copied from one WEC, emptied, or left alone. */
 export type MergeMode = 'multi' | 'singleton' | 'cleared' | 'none';
@@ -37,33 +38,7 @@ export interface WorkloadIdentity {
 	readonly labels: Readonly<Record<string, string>>;
 }
 
-/** Plural resources of common kinds whose plural is not the lower-cased kind plus "s". */
-const irregularPlurals: Readonly<Record<string, string>> = {
-	Ingress: 'ingresses',
-	NetworkPolicy: 'networkpolicies',
-	PodSecurityPolicy: 'podsecuritypolicies',
-	StorageClass: 'storageclasses',
-	IngressClass: 'ingressclasses',
-	PriorityClass: 'priorityclasses',
-	RuntimeClass: 'runtimeclasses',
-	Endpoints: 'endpoints',
-	BindingPolicy: 'bindingpolicies',
-	HelmRepository: 'helmrepositories',
-	GitRepository: 'gitrepositories',
-	OCIRepository: 'ocirepositories',
-	Policy: 'policies',
-};
-
-/** The plural resource name of a kind: a table for irregular ones, English rules otherwise (as kubectl guesses). */
-export function resourceOfKind(kind: string): string {
-	const irregular = Object.hasOwn(irregularPlurals, kind) ? irregularPlurals[kind] : undefined;
-	if (irregular) return irregular;
-	const lower = kind.toLowerCase();
-	if (lower === '') return '';
-	if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-	if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-	return `${lower}s`;
-}
+export { resourceOfKind };
 
 /** The identity of a workload object; `resource` overrides the plural guessed from the kind. */
 export function workloadIdentityOf(workload: unknown, resource?: string): WorkloadIdentity {

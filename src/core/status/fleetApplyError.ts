@@ -3,6 +3,7 @@
 //   Helm upgrade:   cannot patch "frontend" with kind Deployment: …
 //   Helm install:   Service "web" in namespace "shop" exists and cannot be imported into the current release …
 //   API server:     Deployment.apps "frontend" is invalid: …   (also "is forbidden", "already exists")
+import { resourceOfKind } from '../model/resourceNames.ts';
 import type { ResourceKey } from './fleetSummary.ts';
 
 /** A resource named by an apply error: kind as written, and the namespace when the error says it. */
@@ -36,13 +37,7 @@ function namedIn(message: string): NamedResource | undefined {
 /** Whether a kind as an error writes it (Deployment, deployments) is this resource's kind. */
 function sameKind(written: string, kind: string): boolean {
 	const lower = written.toLowerCase();
-	const own = kind.toLowerCase();
-	return (
-		lower === own ||
-		lower === `${own}s` ||
-		lower === `${own}es` ||
-		lower === own.replace(/y$/, 'ies')
-	);
+	return lower === kind.toLowerCase() || lower === resourceOfKind(kind);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { fleetLabels } from '../status/fleetSummary.ts';
 import { labelSelectorMatcherOf } from '../status/fleetRollup.ts';
+import { resourceOfKind } from '../model/resourceNames.ts';
 
 /** The Fleet API group. */
 export const fleetApiGroup = 'fleet.cattle.io';
@@ -224,15 +225,6 @@ export function bindingWorkloadRefsOf(binding: unknown): WorkloadRef[] {
 	read(getArray(binding, 'spec', 'workload', 'clusterScope'), false);
 	read(getArray(binding, 'spec', 'workload', 'namespaceScope'), true);
 	return refs;
-}
-
-/** The lower-case plural a kind is served under, by the English rules the API machinery uses for CRDs. */
-function resourceOfKind(kind: string): string {
-	const lower = kind.toLowerCase();
-	if (lower === '') return '';
-	if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-	if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-	return `${lower}s`;
 }
 
 /** True when a resource name (plural, singular or "*") names this kind. */
