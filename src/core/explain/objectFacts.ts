@@ -35,6 +35,25 @@ function leadingCondition(conditions: readonly Condition[]): Condition | undefin
 	return latest;
 }
 
+/** When the leading condition last changed (ms since the epoch): lastTransitionTime, else Fleet's lastUpdateTime. */
+export function leadingConditionSince(object: unknown): number | undefined {
+	const condition = leadingCondition(readConditions(object).conditions);
+	const stamp = condition?.lastTransitionTime ?? condition?.lastUpdateTime;
+	if (!stamp) return undefined;
+	const at = Date.parse(stamp);
+	return Number.isFinite(at) ? at : undefined;
+}
+
+/** "12 min", "3 h", "5 days": how long a row's state has held, for "ErrApplied for 12 min"; undefined if in the future. */
+export function heldFor(ms: number): string | undefined {
+	if (ms < 0) return undefined;
+	if (ms < minute) return '<1 min';
+	if (ms < hour) return `${Math.floor(ms / minute)} min`;
+	if (ms < day) return `${Math.floor(ms / hour)} h`;
+	const days = Math.floor(ms / day);
+	return `${days} day${days === 1 ? '' : 's'}`;
+}
+
 /**
  * Since when the leading condition holds ("Ready False since 2025-06-25 14:59 UTC, 12 min ago"), from its
  * lastTransitionTime; Fleet writes only lastUpdateTime, which says when it was last written, and is named so.

@@ -112,7 +112,7 @@ export function eventIsAbout(
 		readonly kind: string;
 		readonly namespace: string;
 		readonly name: string;
-		readonly uid?: string;
+		readonly uid?: string | undefined;
 	},
 ): boolean {
 	if (event.subject.uid !== undefined && object.uid !== undefined && object.uid !== '')

@@ -20,6 +20,7 @@ import type {
 	NodeSource,
 	RootOrigin,
 	RootState,
+	StateSince,
 	TreeNode,
 } from './treeNode.ts';
 
@@ -70,6 +71,7 @@ export interface Vertex {
 /** An object's node without what depends on its place (id, parent, label). */
 export interface ObjectRow {
 	readonly description: string;
+	readonly stateSince: StateSince | undefined;
 	readonly ref: NonNullable<TreeNode['ref']>;
 	/** The result, or for Fleet objects a reader of the result and disagreement that builds the whole roll-up. */
 	readonly result: StatusResult | undefined;

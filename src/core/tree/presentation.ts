@@ -1,5 +1,6 @@
 // Tree nodes built from vertices: the label (which depends on the place), the description with its counts, the
 // roll-up, and the flags commands need. A built node is cached on its vertex until the vertex's display changes.
+import { heldFor, leadingConditionSince } from '../explain/objectFacts.ts';
 import { getPath, getString } from '../model/object.ts';
 import { readResourceCounts } from '../status/fleetSummary.ts';
 import { isOciHelmRepository } from '../status/flux.ts';
@@ -30,7 +31,7 @@ import {
 } from './graphState.ts';
 import { indexedSize } from './indexes.ts';
 import { bundleDeploymentQueryOf } from './linking.ts';
-import type { ContextFlags, NodeRollup, NodeSource, TreeNode } from './treeNode.ts';
+import type { ContextFlags, NodeRollup, NodeSource, StateSince, TreeNode } from './treeNode.ts';
 import { childCount, isProblemTone } from './update.ts';
 
 /** Counts of a vertex's children by tone, or undefined without children. */
@@ -190,6 +191,7 @@ function objectNode(
 		if (row.disagreement) node.disagreement = row.disagreement;
 	}
 	if (row.listOnDemand) node.listOnDemand = row.listOnDemand;
+	if (row.stateSince) node.stateSince = row.stateSince;
 	if (parentId !== undefined) node.parentId = parentId;
 	if (row.rollup) node.rollup = row.rollup;
 	return node;
@@ -234,7 +236,13 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 	}
 	const word = stateWordOf(result, root.origin === 'live');
 	let description = counts ? `${word} · ${counts}` : word;
+	let stateSince: StateSince | undefined;
+	if (result.tone !== 'ok' && result.tone !== 'unknown') {
+		const at = leadingConditionSince(entry.object);
+		if (at !== undefined) stateSince = { at, wordEnd: word.length };
+	}
 	if (rollup && disagreement && !fleet && entry.kind !== 'HarborCluster') {
+		stateSince = undefined;
 		// Its own status reads fine while its icon shows the children's problems: the row leads with those.
 		const failing = rollup.byTone.error;
 		description =
@@ -257,6 +265,7 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 			: undefined;
 	return {
 		description: truncate(description, rowTextLimit),
+		stateSince,
 		ref: {
 			apiVersion: getString(entry.object, 'apiVersion') ?? '',
 			kind: entry.kind,
@@ -388,4 +397,14 @@ export function groupCountsSentence(node: TreeNode): string | undefined {
 		`${rollup.problems} with problems`,
 	];
 	return `${rollup.total} object${rollup.total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+/** A row's description as shown at `now`: "ErrApplied for 12 min · …" when its state has a known start. */
+export function descriptionAt(node: TreeNode, now: number): string {
+	const since = node.stateSince;
+	if (!since) return node.description;
+	const held = heldFor(now - since.at);
+	if (!held) return node.description;
+	const { description } = node;
+	return `${description.slice(0, since.wordEnd)} for ${held}${description.slice(since.wordEnd)}`;
 }

@@ -64,6 +64,13 @@ export interface ContextFlags {
 }
 
 /** A node of the tree, ready to display. */
+/** When an object's leading condition last changed, and where its state word ends in the description. */
+export interface StateSince {
+	/** Milliseconds since the epoch, from lastTransitionTime (or Fleet's lastUpdateTime). */
+	readonly at: number;
+	readonly wordEnd: number;
+}
+
 export interface TreeNode {
 	/** Stable per place: "<parent id>/<segment>"; the same object under two parents has two ids. */
 	readonly id: string;
@@ -73,6 +80,8 @@ export interface TreeNode {
 	readonly label: string;
 	/** The state word and counts, e.g. "NotReady · 3/5 clusters"; text, never colour alone. */
 	readonly description: string;
+	/** Since when the state in the description holds, for rows whose state is not plain ready: the view adds "for 12 min". */
+	readonly stateSince?: StateSince;
 	readonly tone: Tone;
 	readonly objectKey?: string;
 	/** The object (or the resource a BundleDeployment reports) this node stands for. */

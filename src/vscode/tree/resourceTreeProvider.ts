@@ -45,6 +45,9 @@ const markerSeparator = '\u0000on-demand:';
  * The tree of resources. Elements are graph node ids; change events name only the changed ids, and they wait while
  * the view is hidden (one full refresh when it shows again).
  */
+/** Ages are shown in minutes: redrawing more often would change nothing. */
+const ageRedrawMs = 60_000;
+
 export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
 	private readonly emitter = new vscode.EventEmitter<string | string[] | undefined>();
 	readonly onDidChangeTreeData = this.emitter.event;
@@ -60,6 +63,9 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	private visible = false;
 	private onDemand: OnDemandChildren | undefined;
 	private readonly listings = new Map<string, ListingState>();
+	/** Rows drawn with an age ("ErrApplied for 12 min"): redrawn each minute while the view shows. */
+	private agedIds = new Set<string>();
+	private readonly ageTimer = setInterval(() => this.redrawAges(), ageRedrawMs);
 
 	constructor(graph: ResourceGraph, workspaceState: vscode.Memento) {
 		this.graph = graph;
@@ -183,7 +189,8 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		const open =
 			this.expanded.has(id) ||
 			(!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
-		return treeItemOf(node, open);
+		if (node.stateSince) this.agedIds.add(id);
+		return treeItemOf(node, open, Date.now());
 	}
 
 	getChildren(id?: string): string[] {
@@ -289,7 +296,16 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		return item;
 	}
 
+	/** Redraws the rows whose age text may have moved on; they are collected again as VS Code asks for them. */
+	redrawAges(): void {
+		if (!this.visible || this.agedIds.size === 0) return;
+		const ids = [...this.agedIds].filter((id) => this.graph.node(id) !== undefined);
+		this.agedIds = new Set();
+		if (ids.length > 0) this.emitter.fire(ids);
+	}
+
 	dispose(): void {
+		clearInterval(this.ageTimer);
 		clearTimeout(this.timer);
 		this.emitter.dispose();
 	}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { objectTooltipMarkdown } from '../../core/explain/tooltip.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
-import { groupCountsSentence } from '../../core/tree/presentation.ts';
+import { descriptionAt, groupCountsSentence } from '../../core/tree/presentation.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type { Tone } from '../../core/status/result.ts';
 import { escapeMarkdown, truncate } from '../../core/text/markdown.ts';
@@ -92,7 +92,7 @@ export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.Markdow
 }
 
 /** The TreeItem of a graph node: stable id, coloured codicon, text description, tooltip, contextValue. */
-export function treeItemOf(node: TreeNode, expanded: boolean): vscode.TreeItem {
+export function treeItemOf(node: TreeNode, expanded: boolean, now: number): vscode.TreeItem {
 	// A root is always expandable: it is drawn before its first read, and a node first drawn without children
 	// would stay collapsed once it has some.
 	const collapsible =
@@ -103,7 +103,7 @@ export function treeItemOf(node: TreeNode, expanded: boolean): vscode.TreeItem {
 			: vscode.TreeItemCollapsibleState.None;
 	// Names and messages come from files and clusters: no control or direction override reaches the row.
 	const label = visibleLine(node.label);
-	const description = visibleLine(node.description);
+	const description = visibleLine(descriptionAt(node, now));
 	const item = new vscode.TreeItem(label, collapsible);
 	item.id = node.id;
 	item.description = description;

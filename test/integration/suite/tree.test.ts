@@ -60,6 +60,34 @@ describe('the resource tree on the example workspace', () => {
 		}
 	});
 
+	it('says how long a failing row has been failing, and redraws that age as time passes', async () => {
+		const api = await extensionApi();
+		const node = findNode(api, /private-charts/, 'object');
+		assert.ok(node, 'private-charts is in the tree');
+		// Its Ready condition turned False at 2026-11-22T07:58:00Z (examples/workspace/flux/dump.yaml).
+		const days = Math.floor((Date.now() - Date.parse('2026-11-22T07:58:00Z')) / 86_400_000);
+		const item = api.provider.getTreeItem(node.id);
+		const expected = days >= 1 ? `Failed for ${days} day${days === 1 ? '' : 's'}` : 'Failed for ';
+		assert.ok(String(item.description).startsWith(expected), String(item.description));
+		assert.ok(item.accessibilityInformation?.label.includes(expected));
+		const ready = walk(api).find((row) => row.kind === 'object' && row.tone === 'ok');
+		assert.ok(ready, 'a ready row');
+		assert.doesNotMatch(String(api.provider.getTreeItem(ready.id).description), / for /);
+		const redrawn = new Promise<readonly string[]>((resolve) => {
+			const listener = api.provider.onDidChangeTreeData((ids) => {
+				if (Array.isArray(ids) && ids.includes(node.id)) {
+					listener.dispose();
+					resolve(ids);
+				}
+			});
+		});
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		await eventually('the view to be visible', () => api.view.visible);
+		api.provider.redrawAges();
+		const ids = await redrawn;
+		assert.ok(!ids.includes(ready.id), 'rows without an age are not redrawn');
+	});
+
 	it('marks the failing Flux repository as an error with its message in the tooltip', async () => {
 		const api = await extensionApi();
 		const node = findNode(api, /private-charts/, 'object');
