@@ -115,8 +115,9 @@ export function eventIsAbout(
 		readonly uid?: string | undefined;
 	},
 ): boolean {
-	if (event.subject.uid !== undefined && object.uid !== undefined && object.uid !== '')
+	if (event.subject.uid !== undefined && object.uid !== undefined && object.uid !== '') {
 		return event.subject.uid === object.uid;
+	}
 	return (
 		event.subject.kind === object.kind &&
 		(event.subject.namespace ?? '') === object.namespace &&
