@@ -4,7 +4,12 @@ import { comparableObject } from '../../core/manifest/comparable.ts';
 import { inKeyOrderOf } from '../../core/manifest/keyOrder.ts';
 import { rowTextLimit, truncate } from '../../core/text/limits.ts';
 import { visibleLine } from '../../core/text/visible.ts';
+import { eventsReport } from '../../core/explain/eventsReport.ts';
+import { readKubeEvents } from '../../core/model/kubeEvent.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
+import type { TreeNode } from '../../core/tree/treeNode.ts';
+import { contextOfLiveRoot } from '../../live/liveRoots.ts';
+import { pickObjectNode } from '../tree/treeCommands.ts';
 import { chooseDeclaration, type SourcePlace } from '../workspace/declarationChoice.ts';
 import { liveScheme, ReadOnlyDocuments } from './readOnlyDocuments.ts';
 import {
@@ -124,8 +129,62 @@ function workspacePlacesOf(graph: ResourceGraph, key: string): SourcePlace[] {
 		);
 }
 
+/**
+ * The live copy of the object a node shows: the node itself when live, else the same object in an open context (the
+ * user picks when several have it). Undefined once the user was told why there is none.
+ */
+async function liveCopyOf(deps: ReadOnlyDeps, node: TreeNode): Promise<string | undefined> {
+	if (contextOfLiveRoot(node.rootId) !== undefined) return node.id;
+	const copies: { readonly id: string; readonly context: string }[] = [];
+	for (const root of deps.graph.roots()) {
+		const context = contextOfLiveRoot(root.id);
+		if (context === undefined || node.objectKey === undefined) continue;
+		const id = deps.graph.findNodesForObject(root.id, node.objectKey)[0];
+		if (id !== undefined) copies.push({ id, context });
+	}
+	const named = node.ref ? describeRef(node.ref) : node.label;
+	if (copies.length === 0) {
+		const choose = 'Choose Contexts…';
+		void vscode.window
+			.showInformationMessage(
+				`${visibleLine(named)} is not in an open kube context. Its Events are kept by the cluster that runs it: open that context to see them.`,
+				choose,
+			)
+			.then((answer) => {
+				if (answer === choose) {
+					void vscode.commands.executeCommand('kubeStatusLens.clusters.chooseContexts');
+				}
+			});
+		return undefined;
+	}
+	if (copies.length === 1) return copies[0]?.id;
+	const picked = await vscode.window.showQuickPick(
+		copies.map((copy) => ({ label: visibleLine(copy.context), id: copy.id })),
+		{
+			title: `Events of ${visibleLine(named)}`,
+			placeHolder: 'The context to read its Events from',
+		},
+	);
+	return picked?.id;
+}
+
+function describeRef(ref: {
+	readonly kind: string;
+	readonly namespace?: string | undefined;
+	readonly name: string;
+}): string {
+	return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
 async function showEventsCommand(deps: ReadOnlyDeps, id?: string): Promise<string | undefined> {
-	const target = liveTargetOf(deps, id);
+	const node =
+		typeof id === 'string'
+			? deps.graph.node(id)
+			: await pickObjectNode(deps.graph, 'The object whose Events to show');
+	if (!node) return undefined;
+	const liveId = await liveCopyOf(deps, node);
+	if (liveId === undefined) return undefined;
+	const target = liveTargetOf(deps, liveId);
 	if (!target) return undefined;
 	const result = await (
 		await loadK8sActions()
@@ -134,20 +193,11 @@ async function showEventsCommand(deps: ReadOnlyDeps, id?: string): Promise<strin
 		showFailure(deps.log, `Listing the events of ${describeTarget(target)}`, result);
 		return undefined;
 	}
-	const field = (value: unknown): string => (typeof value === 'string' ? value : '');
-	const lines = result.events.map((event) => {
-		const time =
-			field(event.lastTimestamp) || field(event.eventTime) || field(event.firstTimestamp);
-		return `${time}  ${field(event.type)}  ${field(event.reason)}: ${field(event.message).replace(/\s+/g, ' ')}`;
-	});
-	const text = [
-		`Events of ${describeTarget(target)}`,
-		'',
-		...(lines.length ? lines : ['(no events)']),
-	].join('\n');
+	const events = readKubeEvents(result.events);
+	deps.log.info(`Listed ${events.length} event(s) of ${describeTarget(target)}`);
 	return deps.documents.open(
 		`${target.context} ${target.ref.kind} ${target.ref.name} events.log`,
-		text,
+		eventsReport(describeRef(target.ref), `in context ${target.context}`, events, Date.now()),
 		'log',
 	);
 }

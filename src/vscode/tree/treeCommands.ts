@@ -36,7 +36,7 @@ function setContext(key: string, value: unknown): void {
  * Asks the user for an object node when a command runs from the palette: the objects grouped by root under a
  * separator, each saying its kind, state and workspace file or context.
  */
-async function pickObjectNode(
+export async function pickObjectNode(
 	graph: ResourceGraph,
 	placeHolder: string,
 ): Promise<TreeNode | undefined> {

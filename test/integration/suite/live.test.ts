@@ -408,7 +408,31 @@ describe('actions on live objects', () => {
 			node.id,
 		);
 		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-		assert.match(document.getText(), /^Events of HelmRepository flux-system\/podinfo in platform/);
+		assert.match(
+			document.getText(),
+			/^Events of HelmRepository flux-system\/podinfo in context platform/,
+		);
+	});
+
+	it('shows the Events of a workspace manifest from the context that runs it', async () => {
+		const api = await extensionApi();
+		await eventually('podinfo in the platform context', () => podinfo(api));
+		const manifest = await eventually('the podinfo manifest in the workspace root', () =>
+			walk(api).find(
+				(node) =>
+					!node.rootId.startsWith('live:') &&
+					node.ref?.kind === 'HelmRepository' &&
+					node.ref.name === 'podinfo',
+			),
+		);
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.live.showEvents',
+			manifest.id,
+		);
+		assert.ok(uri, 'a document opened');
+		const text = (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+		assert.match(text, /^Events of HelmRepository flux-system\/podinfo in context platform\nRead /);
+		assert.match(text, /^LAST SEEN +AGE +TYPE +REASON +COUNT +FROM +MESSAGE$|no events/m);
 	});
 });
 
