@@ -63,6 +63,8 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	private visible = false;
 	private onDemand: OnDemandChildren | undefined;
 	private readonly listings = new Map<string, ListingState>();
+	/** With a filter on: how many objects of each root it leaves, which the root's row says before its totals. */
+	private shownCounts: ReadonlyMap<string, number> | undefined;
 	/** Rows drawn with an age ("ErrApplied for 12 min"): redrawn each minute while the view shows. */
 	private agedIds = new Set<string>();
 	private readonly ageTimer = setInterval(() => this.redrawAges(), ageRedrawMs);
@@ -190,7 +192,12 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			this.expanded.has(id) ||
 			(!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
 		if (node.stateSince) this.agedIds.add(id);
-		return treeItemOf(node, open, Date.now());
+		const item = treeItemOf(node, open, Date.now());
+		const shown = node.kind === 'root' ? this.shownCounts?.get(id) : undefined;
+		if (shown !== undefined && isFilterActive(this.filter)) {
+			item.description = `${shown} shown · ${String(item.description ?? '')}`;
+		}
+		return item;
 	}
 
 	getChildren(id?: string): string[] {
@@ -294,6 +301,18 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		const node = this.graph.node(id);
 		if (node) item.tooltip = tooltipFor(node, this.graph);
 		return item;
+	}
+
+	/** Sets the per-root counts of objects a filter leaves (undefined: none, or not known) and redraws the roots. */
+	setShownCounts(counts: ReadonlyMap<string, number> | undefined): void {
+		const before = this.shownCounts;
+		this.shownCounts = counts;
+		const changed = this.graph
+			.roots()
+			.map((root) => root.id)
+			.filter((id) => before?.get(id) !== counts?.get(id));
+		for (const id of changed) this.pendingIds.add(id);
+		if (changed.length > 0) this.schedule();
 	}
 
 	/** Redraws the rows whose age text may have moved on; they are collected again as VS Code asks for them. */

@@ -143,9 +143,15 @@ export function registerTreeCommands(
 		const filter = provider.currentFilter;
 		if (!isFilterActive(filter)) {
 			view.message = '';
+			provider.setShownCounts(undefined);
 			return;
 		}
 		const shown = objectsShown(graph, filter);
+		const perRoot = new Map<string, number>();
+		for (const node of shown.objects.values()) {
+			perRoot.set(node.rootId, (perRoot.get(node.rootId) ?? 0) + 1);
+		}
+		provider.setShownCounts(shown.complete ? perRoot : undefined);
 		const total = graph.objectCount();
 		const count = `${shown.complete ? '' : 'at least '}${shown.objects.size} of ${total} object${total === 1 ? '' : 's'}`;
 		view.message = `Filtered (${filterSummary(filter)}): ${count} shown.`;

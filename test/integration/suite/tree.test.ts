@@ -198,8 +198,14 @@ describe('the resource tree on the example workspace', () => {
 		assert.ok(named.some((node) => node.label.includes('legacy')));
 		assert.ok(!named.some((node) => node.label.includes('podinfo')));
 		assert.match(api.view.description ?? '', /name contains "legacy"/);
-		assert.match(api.view.message ?? '', /of \d+ objects shown/);
+		const message = /: (\d+) of \d+ objects shown/.exec(api.view.message ?? '');
+		assert.ok(message, api.view.message);
+		// The root's counts say how many of its objects the filter leaves, before its totals.
+		const rootId = api.provider.getChildren()[0] ?? '';
+		const rootItem = api.provider.getTreeItem(rootId);
+		assert.match(String(rootItem.description), new RegExp(`^${message[1]} shown · \\d+ objects`));
 		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		assert.match(String(api.provider.getTreeItem(rootId).description), /^\d+ objects/);
 		await vscode.commands.executeCommand('kubeStatusLens.tree.filterByNamespace', {
 			namespace: 'harbor-dr',
 		});
