@@ -14,8 +14,10 @@ import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
 import { createLog, type Log } from './log.ts';
 import { readProblemsOnly } from './settings.ts';
 import { registerProblemsSummary } from './statusBar/problemsStatusBar.ts';
+import { AttentionProvider, registerAttentionCommands } from './tree/attentionView.ts';
 import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
 import { registerTreeCommands } from './tree/treeCommands.ts';
+import { FleetDumpRoots } from './workspace/fleetDumpRoots.ts';
 import { WorkspaceManifests, workspaceRootId } from './workspace/workspaceManifests.ts';
 
 /** What the in-host tests may inspect; returned from activate() once `ready()` has resolved. */
@@ -27,6 +29,8 @@ export interface ExtensionApi {
 	readonly manifests: WorkspaceManifests;
 	readonly live: LiveFeed;
 	readonly diagnostics: ManifestDiagnostics;
+	readonly attention: AttentionProvider;
+	readonly attentionView: vscode.TreeView<string>;
 }
 
 /**
@@ -39,6 +43,10 @@ export function activateEngine(
 	view: vscode.TreeView<string>,
 	connectProvider: (provider: ResourceTreeProvider) => void,
 	activatedAt: number,
+	attentionPlace: {
+		readonly view: vscode.TreeView<string>;
+		readonly connect: (provider: AttentionProvider) => void;
+	},
 ): ExtensionApi {
 	const log = createLog();
 	const graph = new ResourceGraph();
@@ -49,6 +57,7 @@ export function activateEngine(
 	// The sources report changes only once started, by which time everything below exists to take them.
 	let graphChanged = (_changes: ChangedNodes): void => {};
 	const manifests = new WorkspaceManifests(graph, log, (changes) => graphChanged(changes));
+	const dumps = new FleetDumpRoots(graph, log, (changes) => graphChanged(changes));
 	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
 	provider.setOnDemandChildren(live);
 	context.subscriptions.push(
@@ -60,18 +69,36 @@ export function activateEngine(
 		vscode.workspace.registerTextDocumentContentProvider(explainScheme, explain),
 		live,
 	);
+	const attention = new AttentionProvider(graph);
+	context.subscriptions.push(attention, attention.attach(attentionPlace.view));
 	const refreshSummary = registerProblemsSummary(context, { graph, view, live });
 	const ensureStarted = startOnFirstUse({
 		graph,
 		provider,
 		manifests,
+		dumps,
 		live,
 		log,
 		refreshSummary,
 		activatedAt,
 	});
 	registerContextPicker(context, live);
+	context.subscriptions.push(
+		// From the palette it asks for the archive; tests and other commands may give its Uri.
+		vscode.commands.registerCommand('kubeStatusLens.fleetDump.open', async (uri?: unknown) => {
+			await ensureStarted();
+			if (uri instanceof vscode.Uri) await dumps.read(uri, true);
+			else await dumps.openWithDialog();
+		}),
+	);
 	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
+	registerAttentionCommands(context, {
+		attention,
+		attentionView: attentionPlace.view,
+		treeView: view,
+		flushTree: () => provider.flushPending(),
+		ensureStarted,
+	});
 	registerLiveObjectCommands(context, { graph, live, log });
 	registerLiveActionCommands(context, { graph, live, log });
 	const mergeProvider = new MergePreviewProvider(graph);
@@ -95,13 +122,25 @@ export function activateEngine(
 	context.subscriptions.push({ dispose: () => clearTimeout(followersTimer) });
 	graphChanged = (changes) => {
 		provider.update(changes);
+		attention.graphChanged();
 		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
 		followersTimer ??= setTimeout(updateFollowers, 100);
 	};
 	connectProvider(provider);
+	attentionPlace.connect(attention);
 	registerWatchConsumers(context, { view, live, liveLenses, ensureStarted, refreshSummary });
 	log.info(`Loaded ${Date.now() - activatedAt} ms after activation.`);
-	return { graph, ready: ensureStarted, view, provider, manifests, live, diagnostics };
+	return {
+		graph,
+		ready: ensureStarted,
+		view,
+		provider,
+		manifests,
+		live,
+		diagnostics,
+		attention,
+		attentionView: attentionPlace.view,
+	};
 }
 
 const liveStartDelayMs = 500;
@@ -114,12 +153,13 @@ function startOnFirstUse(deps: {
 	readonly graph: ResourceGraph;
 	readonly provider: ResourceTreeProvider;
 	readonly manifests: WorkspaceManifests;
+	readonly dumps: FleetDumpRoots;
 	readonly live: LiveFeed;
 	readonly log: Log;
 	readonly refreshSummary: () => void;
 	readonly activatedAt: number;
 }): () => Promise<void> {
-	const { graph, provider, manifests, live, log, refreshSummary, activatedAt } = deps;
+	const { graph, provider, manifests, dumps, live, log, refreshSummary, activatedAt } = deps;
 	let started: Promise<void> | undefined;
 	const startLive = (): void => {
 		void live
@@ -129,7 +169,7 @@ function startOnFirstUse(deps: {
 			);
 	};
 	return () => {
-		started ??= manifests.start().then(
+		started ??= Promise.all([manifests.start(), dumps.scanWorkspace()]).then(
 			() => {
 				log.info(
 					`Workspace manifests read ${Date.now() - activatedAt} ms after activation: ${graph.objectCount()} object(s).`,

@@ -14,6 +14,7 @@ export interface ExtensionApi extends EngineApi {
 }
 
 const viewId = 'kubeStatusLens.resources';
+const attentionViewId = 'kubeStatusLens.attention';
 
 /**
  * The tree view's data provider until the engine is loaded: the first request for children loads it, and from then on
@@ -84,6 +85,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		treeDataProvider: provider,
 		showCollapseAll: true,
 	});
+	const attentionProvider = new DeferredTreeProvider(() => loadEngine());
+	const attentionView = vscode.window.createTreeView(attentionViewId, {
+		treeDataProvider: attentionProvider,
+	});
 	const triggers: vscode.Disposable[] = [];
 	const commandIds = contributedCommands(context);
 	const forwarders = commandIds.map((command) =>
@@ -101,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 				view,
 				(target) => provider.connect(target),
 				activatedAt,
+				{ view: attentionView, connect: (target) => attentionProvider.connect(target) },
 			);
 			api = started;
 			// Once the first tree is built, its code is compiled: the next start reads it back instead.
@@ -130,17 +136,20 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		view.onDidChangeVisibility((event) => {
 			if (event.visible) loadSoon('the view opened');
 		}),
+		attentionView.onDidChangeVisibility((event) => {
+			if (event.visible) loadSoon('the Needs Attention view opened');
+		}),
 		vscode.workspace.onDidOpenTextDocument((document) => {
 			if (isYaml(document)) loadSoon('a YAML document opened');
 		}),
 	);
-	context.subscriptions.push(provider, view, {
+	context.subscriptions.push(provider, view, attentionProvider, attentionView, {
 		dispose: () => {
 			for (const disposable of triggers.concat(forwarders)) disposable.dispose();
 		},
 	});
 	// A YAML document (the activation event) or the view already showing needs the engine now, but after activation.
-	if (view.visible || vscode.workspace.textDocuments.some(isYaml)) {
+	if (view.visible || attentionView.visible || vscode.workspace.textDocuments.some(isYaml)) {
 		setImmediate(() => loadSoon('a YAML document or the view is open'));
 	}
 	const loadedApi = (): EngineApi => {
@@ -169,6 +178,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		get diagnostics() {
 			return loadedApi().diagnostics;
 		},
+		get attention() {
+			return loadedApi().attention;
+		},
+		attentionView,
 	};
 }
 

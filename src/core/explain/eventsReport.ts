@@ -56,13 +56,14 @@ export function eventsReport(
 	const widths = header.map((title, column) =>
 		column === header.length - 1
 			? 0
-			: Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+			: rows.reduce((widest, row) => Math.max(widest, row[column]?.length ?? 0), title.length),
 	);
 	const format = (row: readonly string[]): string =>
 		row
 			.map((text, column) => (column === row.length - 1 ? text : text.padEnd(widths[column] ?? 0)))
 			.join('  ')
 			.trimEnd();
-	lines.push(format(header), ...rows.map(format));
+	lines.push(format(header));
+	for (const row of rows) lines.push(format(row));
 	return lines.join('\n');
 }

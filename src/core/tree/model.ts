@@ -4,6 +4,7 @@
 // changes (found through indexes), and returns the tree ids whose display changed. Pure: no vscode, no I/O, no clock.
 // This file is the facade: ResourceGraph holds the roots and calls the modules beside it, which are functions over
 // the state in graphState.ts.
+import { getString } from '../model/object.ts';
 import { hasFleetRollup } from './derivation.ts';
 import { objectsIn, replaceCopies, settle } from './entries.ts';
 import {
@@ -24,10 +25,12 @@ import {
 	type Root,
 	type Vertex,
 	type Work,
+	copiedSourcePrefix,
 } from './graphState.ts';
 import { hasStatus, objectKeyOf } from './linking.ts';
 import { listedChildren, listedRows } from './listing.ts';
 import { buildNode } from './presentation.ts';
+import type { Tone } from '../status/result.ts';
 import type { RootOrigin, RootState, TreeNode } from './treeNode.ts';
 import {
 	expandChanges,
@@ -36,6 +39,15 @@ import {
 	placeIdCalculator,
 	refreshTone,
 } from './update.ts';
+
+/** An object that may need attention: where its row is, its own tone, and since when it is being deleted. */
+export interface AttentionCandidate {
+	readonly nodeId: string;
+	readonly rootId: string;
+	readonly rootLabel: string;
+	readonly tone: Tone;
+	readonly deletion: string | undefined;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
@@ -306,6 +318,41 @@ export class ResourceGraph {
 		let count = 0;
 		for (const root of this.rootsById.values()) count += root.errors.size;
 		return count;
+	}
+
+	/** Per root, how many of its objects are in error (what problemCount adds up), in the tree's root order. */
+	problemCountsByRoot(): {
+		readonly rootId: string;
+		readonly label: string;
+		readonly count: number;
+	}[] {
+		return [...this.rootsById.values()].map((root) => ({
+			rootId: root.id,
+			label: root.label,
+			count: root.errors.size,
+		}));
+	}
+
+	/**
+	 * Every object whose own state asks for attention (error, warning, progressing) or that is being deleted, in every
+	 * root, with the tree id of its first place. Copies from other contexts are left to the context they belong to.
+	 */
+	attentionCandidates(): AttentionCandidate[] {
+		const found: AttentionCandidate[] = [];
+		for (const root of this.rootsById.values()) {
+			for (const entry of root.entries.values()) {
+				const { vertex } = entry;
+				if (entry.removed || vertex.parents.length === 0) continue;
+				const tone = vertex.ownTone;
+				const deletion = getString(entry.object, 'metadata', 'deletionTimestamp');
+				if (tone !== 'error' && tone !== 'warning' && tone !== 'progressing' && !deletion) continue;
+				if (entry.copies.every((copy) => copy.sourceId.startsWith(copiedSourcePrefix))) continue;
+				const nodeId = this.findNodesForObject(root.id, entry.key)[0];
+				if (nodeId === undefined) continue;
+				found.push({ nodeId, rootId: root.id, rootLabel: root.label, tone, deletion });
+			}
+		}
+		return found;
 	}
 
 	/** Number of objects in a root, or in all roots. */

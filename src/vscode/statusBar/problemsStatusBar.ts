@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
-import { showProblemsCommand } from '../tree/treeCommands.ts';
+import { contextOfLiveRoot } from '../../live/liveRoots.ts';
 
 /**
  * Registers the problems summary: a status bar item and the badge of the view. Returns what refreshes both, called
@@ -26,8 +26,14 @@ export function registerProblemsSummary(
 	return () => {
 		const problems = graph.problemCount();
 		const objects = graph.objectCount();
+		const byRoot = rootsInError(graph);
 		view.badge =
-			problems > 0 ? { value: problems, tooltip: `${problems} resource(s) in error` } : undefined;
+			problems > 0
+				? {
+						value: problems,
+						tooltip: `${problems} in error: ${byRoot.map((root) => `${root.count} in ${root.where}`).join(', ')}`,
+					}
+				: undefined;
 		void vscode.commands.executeCommand('setContext', 'kubeStatusLens.hasResources', objects > 0);
 		// The live actions are in the command palette while a live context is open.
 		void vscode.commands.executeCommand(
@@ -39,12 +45,20 @@ export function registerProblemsSummary(
 			statusBar.hide();
 			return;
 		}
-		statusBar.text = summaryText(problems, live.syncingContexts, live.troubledContexts);
+		statusBar.text = summaryText(
+			problems,
+			byRoot.length,
+			live.syncingContexts,
+			live.troubledContexts,
+		);
 		statusBar.command =
 			problems > 0
-				? { title: 'Show the resources in error', command: showProblemsCommand }
+				? {
+						title: 'Open the list of what needs attention',
+						command: 'kubeStatusLens.attention.focus',
+					}
 				: 'kubeStatusLens.resources.focus';
-		statusBar.tooltip = summaryTooltip(problems, objects, live);
+		statusBar.tooltip = summaryTooltip(problems, objects, byRoot, live);
 		statusBar.accessibilityInformation = { label: statusBar.tooltip };
 		statusBar.show();
 	};
@@ -56,12 +70,13 @@ export function registerProblemsSummary(
  */
 function summaryText(
 	problems: number,
+	roots: number,
 	syncing: readonly string[],
 	troubled: readonly string[],
 ): string {
 	return [
 		...(problems > 0
-			? [`$(error) ${problems} in error`]
+			? [`$(error) ${problems} in error${roots > 1 ? ` in ${roots} roots` : ''}`]
 			: syncing.length === 0
 				? ['$(pass) all ready']
 				: []),
@@ -77,12 +92,24 @@ function summaryText(
 }
 
 /** The counts, each context's state, and what the watches run for (or that they are paused). */
-function summaryTooltip(problems: number, objects: number, live: LiveFeed): string {
+function summaryTooltip(
+	problems: number,
+	objects: number,
+	byRoot: readonly RootInError[],
+	live: LiveFeed,
+): string {
 	const contexts = live.summary;
 	return [
 		problems > 0
-			? `Kube Status Lens: ${problems} resource(s) in error of ${objects}`
-			: `Kube Status Lens: no resource in error (${objects} read)`,
+			? `Kube Status Lens: ${problems} of ${objects} objects in error, counted in each root that shows them:`
+			: `Kube Status Lens: no object in error (${objects} read)`,
+		...byRoot.map((root) => `  ${root.where}: ${root.count}`),
+		...(byRoot.length > 1
+			? ['An object in a manifest and in a live context counts once in each.']
+			: []),
+		...(problems > 0
+			? ['Click to open Needs Attention, the list of every object in trouble.']
+			: []),
 		...(contexts.length
 			? [
 					'Contexts:',
@@ -93,4 +120,20 @@ function summaryTooltip(problems: number, objects: number, live: LiveFeed): stri
 				]
 			: []),
 	].join('\n');
+}
+
+interface RootInError {
+	readonly where: string;
+	readonly count: number;
+}
+
+/** The roots that hold objects in error, each named as the tree names it ("context platform" when live). */
+function rootsInError(graph: ResourceGraph): RootInError[] {
+	return graph
+		.problemCountsByRoot()
+		.filter((root) => root.count > 0)
+		.map((root) => ({
+			where: contextOfLiveRoot(root.rootId) !== undefined ? `context ${root.label}` : root.label,
+			count: root.count,
+		}));
 }

@@ -4,6 +4,7 @@ import { isFilterActive, type TreeFilter } from '../../core/tree/filter.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
 import { objectPicksOf } from '../../core/tree/objectPicks.ts';
+import { attentionList } from '../../core/tree/attention.ts';
 import { type TreeNode } from '../../core/tree/treeNode.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import { rowTextLimit, truncate } from '../../core/text/limits.ts';
@@ -94,7 +95,10 @@ function namespaceCounts(graph: ResourceGraph): [string, number][] {
 }
 
 /** Shows the view with only the resources in error: what the status bar's "N in error" does. */
-export const showProblemsCommand = 'kubeStatusLens.tree.showProblems';
+const showProblemsCommand = 'kubeStatusLens.tree.showProblems';
+
+/** How many problems Show Only Problems opens out; the Needs Attention list has them all. */
+const revealedProblems = 40;
 
 /**
  * The filter value a caller of our own passes as `{ [key]: value }`. Anything else, notably the element id VS Code
@@ -164,6 +168,19 @@ export function registerTreeCommands(
 		clearTimeout(countTimer);
 		showFilterMessage();
 	};
+	// "Show Only Problems" left every group collapsed: the first problems are opened out, most urgent first.
+	const revealProblems = async (): Promise<void> => {
+		provider.flushPending();
+		const problems = attentionList(graph, Date.now())
+			.filter((item) => item.urgency === 'error' || item.urgency === 'warning')
+			.slice(0, revealedProblems);
+		for (const item of problems) {
+			await view.reveal(item.nodeId, { select: false, focus: false, expand: false }).then(
+				() => undefined,
+				() => undefined,
+			);
+		}
+	};
 	const setFilter = (filter: TreeFilter): void => {
 		provider.setFilter(filter);
 		applyFilter();
@@ -183,14 +200,16 @@ export function registerTreeCommands(
 			await deps.manifests.rescan();
 			provider.refreshAll();
 		}),
-		vscode.commands.registerCommand('kubeStatusLens.tree.showOnlyProblems', () => {
+		vscode.commands.registerCommand('kubeStatusLens.tree.showOnlyProblems', async () => {
 			setFilter({ ...provider.currentFilter, problemsOnly: true });
+			await revealProblems();
 		}),
-		// The status bar's "N in error": the view, showing those N (clicking it only focused a view already shown).
+		// The view, showing the objects in error (clicking only focused a view already shown).
 		vscode.commands.registerCommand(showProblemsCommand, async () => {
 			await deps.ensureStarted();
 			setFilter({ ...provider.currentFilter, problemsOnly: true });
 			await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+			await revealProblems();
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.tree.showAll', () => {
 			setFilter({ ...provider.currentFilter, problemsOnly: false });

@@ -37,7 +37,7 @@ const systemIcons: Readonly<Record<string, string>> = {
 	kubernetes: 'symbol-class',
 };
 
-function iconOf(node: TreeNode): vscode.ThemeIcon {
+export function iconOf(node: TreeNode): vscode.ThemeIcon {
 	const tone = toneIcons[node.tone];
 	if (node.kind === 'root') {
 		return new vscode.ThemeIcon(

@@ -586,3 +586,80 @@ describe('what a new user trips over: expansion, the Explain picker, group count
 		assert.equal(node, first?.picks[0]?.id);
 	});
 });
+
+describe('the Needs Attention list', () => {
+	it('lists every object in error without expanding anything, most urgent first, each naming its root', async () => {
+		const api = await extensionApi();
+		await api.ready();
+		const ids = api.attention.getChildren();
+		const items = api.attention.current();
+		assert.deepEqual(
+			ids,
+			items.map((item) => item.nodeId),
+		);
+		const errors = items.filter((item) => item.urgency === 'error');
+		assert.equal(errors.length, api.graph.problemCount(), 'every object in error, once');
+		const firstOther = items.findIndex((item) => item.urgency !== 'error');
+		assert.ok(firstOther === -1 || firstOther === errors.length, 'errors come first');
+		for (const id of ids) {
+			const row = api.attention.getTreeItem(id);
+			assert.match(String(row.description), / · Workspace manifests$/);
+			assert.equal(row.command?.command, 'kubeStatusLens.attention.reveal');
+			assert.match(row.contextValue ?? '', /^kubeStatusLens:file:/, 'the tree row menu applies');
+		}
+		const failing = api.attention.getTreeItem(errors[0]?.nodeId ?? '');
+		assert.match(String(failing.description), / for \d+ (min|h|days?)\b/);
+	});
+
+	it('walks the problems in the tree with Next and Previous Problem', async () => {
+		const api = await extensionApi();
+		const items = api.attention.current();
+		assert.ok(items.length >= 2);
+		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		const first = await vscode.commands.executeCommand<string>('kubeStatusLens.attention.next');
+		assert.equal(first, items[0]?.nodeId);
+		await eventually(
+			'the first problem selected in the tree',
+			() => api.view.selection[0] === first,
+		);
+		const second = await vscode.commands.executeCommand<string>('kubeStatusLens.attention.next');
+		assert.equal(second, items[1]?.nodeId);
+		await eventually('the second problem selected', () => api.view.selection[0] === second);
+		const back = await vscode.commands.executeCommand<string>('kubeStatusLens.attention.previous');
+		assert.equal(back, first);
+	});
+
+	it('opens from the status bar item and reveals a row in the tree on click', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.attention.focus');
+		await eventually('the Needs Attention view to show', () => api.attentionView.visible);
+		const last = api.attention.current().at(-1);
+		assert.ok(last);
+		const row = api.attention.getTreeItem(last.nodeId);
+		assert.ok(row.command);
+		assert.deepEqual(row.command.arguments, [last.nodeId]);
+		const revealed = await vscode.commands.executeCommand<boolean>(
+			row.command.command,
+			last.nodeId,
+		);
+		assert.equal(revealed, true);
+		await eventually('the row selected in the tree', () => api.view.selection[0] === last.nodeId);
+	});
+
+	it('Show Only Problems opens out the groups that hold the problems', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		await vscode.commands.executeCommand(
+			'workbench.actions.treeView.kubeStatusLens.resources.collapseAll',
+		);
+		await vscode.commands.executeCommand('kubeStatusLens.tree.showOnlyProblems');
+		const errors = api.attention.current().filter((item) => item.urgency === 'error');
+		assert.ok(errors.length > 0);
+		for (const item of errors) {
+			const parent = api.graph.parentOf(item.nodeId);
+			if (!parent || parent.kind === 'root' || parent.kind === 'system') continue;
+			await eventually(`${parent.label} opened out`, () => api.provider.wasExpanded(parent.id));
+		}
+		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+	});
+});
