@@ -173,6 +173,21 @@ export async function runStories(page, { out }) {
 	);
 
 	await story(
+		'a user clicks "in error" in the status bar and reads every broken object in one list',
+		async () => {
+			await page.locator('.statusbar-item', { hasText: 'in error' }).first().click();
+			await page
+				.locator('.part.panel .monaco-list-row', { hasText: 'Workspace manifests' })
+				.first()
+				.waitFor();
+			await shot('attention.png');
+			// Put it away again, so the stories after this one see the workbench as before.
+			await page.keyboard.press('Control+J');
+			await page.locator('.part.panel').first().waitFor({ state: 'hidden' });
+		},
+	);
+
+	await story(
 		'a user asks to explain a status and reads the chain down to the failing resource',
 		async () => {
 			await page.mouse.move(700, 700);

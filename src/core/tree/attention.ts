@@ -45,7 +45,10 @@ export function attentionList(graph: ResourceGraph, now: number): AttentionItem[
 		let since = node.stateSince?.at;
 		if (deleting) {
 			const held = Number.isFinite(deletionAt) ? heldFor(now - deletionAt) : undefined;
-			state = `being deleted${held ? ` for ${held}` : ''} · ${state}`;
+			// A state that already says so ("Deleting for 2 days", ASO's) is not said twice.
+			if (!/^(Deleting|Terminating)\b/.test(state)) {
+				state = `being deleted${held ? ` for ${held}` : ''} · ${state}`;
+			}
 			since = Number.isFinite(deletionAt) ? deletionAt : undefined;
 		}
 		const kind = node.ref?.kind;

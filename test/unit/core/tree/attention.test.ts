@@ -107,6 +107,36 @@ describe('the list of what needs attention', () => {
 		assert.match(item?.description ?? '', /… · context edge$/);
 	});
 
+	it('does not say "being deleted" beside a state that already says Deleting', () => {
+		const aso = new ResourceGraph();
+		aso.addRoot('ws', 'Workspace manifests', 'file');
+		aso.upsertObject('ws', 'v.yaml', {
+			apiVersion: 'keyvault.azure.com/v1api20230701',
+			kind: 'Vault',
+			metadata: {
+				name: 'old-vault',
+				namespace: 'default',
+				deletionTimestamp: '2026-11-24T10:00:00Z',
+			},
+			status: {
+				conditions: [
+					{
+						type: 'Ready',
+						status: 'False',
+						severity: 'Info',
+						reason: 'Deleting',
+						message: 'Deleting resource',
+						lastTransitionTime: '2026-11-24T10:00:00Z',
+					},
+				],
+			},
+		});
+		const [item] = attentionList(aso, now);
+		assert.equal(item?.urgency, 'deleting');
+		assert.doesNotMatch(item?.description ?? '', /being deleted/);
+		assert.match(item?.description ?? '', /^Deleting for 2 h\b/);
+	});
+
 	it('points each row at the object in the tree', () => {
 		for (const item of list) {
 			const node = graph.node(item.nodeId);
