@@ -16,6 +16,7 @@ import { readProblemsOnly } from './settings.ts';
 import { registerProblemsSummary } from './statusBar/problemsStatusBar.ts';
 import { AttentionProvider, registerAttentionCommands } from './tree/attentionView.ts';
 import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
+import { registerSourceLinkCommands } from './tree/sourceLinkCommands.ts';
 import { registerTreeCommands } from './tree/treeCommands.ts';
 import { FleetDumpRoots } from './workspace/fleetDumpRoots.ts';
 import { WorkspaceManifests, workspaceRootId } from './workspace/workspaceManifests.ts';
@@ -100,6 +101,7 @@ export function activateEngine(
 		ensureStarted,
 	});
 	registerLiveObjectCommands(context, { graph, live, log });
+	registerSourceLinkCommands(context, { graph });
 	registerLiveActionCommands(context, { graph, live, log });
 	const mergeProvider = new MergePreviewProvider(graph);
 	context.subscriptions.push(mergeProvider);

@@ -663,3 +663,45 @@ describe('the Needs Attention list', () => {
 		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
 	});
 });
+
+describe('links to the source', () => {
+	it('offers Open Source on a GitRepo and a Bundle, and copies the repository with the commit they are at', async () => {
+		const api = await extensionApi();
+		const extension = vscode.extensions.all.find((candidate) =>
+			candidate.id.toLowerCase().endsWith('kube-status-lens'),
+		);
+		const menus = (
+			extension?.packageJSON as {
+				contributes: { menus: Record<string, { command: string; when?: string }[]> };
+			}
+		).contributes.menus['view/item/context'];
+		const openWhen =
+			menus?.find((entry) => entry.command === 'kubeStatusLens.source.open')?.when ?? '';
+		const itemPattern = /viewItem =~ \/(.+)\/$/.exec(openWhen)?.[1];
+		assert.ok(itemPattern, openWhen);
+		const gitRepo = walk(api).find(
+			(node) => node.ref?.kind === 'GitRepo' && node.ref.name === 'shop',
+		);
+		const bundle = walk(api).find(
+			(node) => node.ref?.kind === 'Bundle' && node.ref.name === 'shop-frontend',
+		);
+		const helmRepository = walk(api).find((node) => node.ref?.kind === 'HelmRepository');
+		assert.ok(gitRepo && bundle && helmRepository);
+		const menuFor = (id: string): boolean =>
+			new RegExp(itemPattern).test(api.provider.getTreeItem(id).contextValue ?? '');
+		assert.equal(menuFor(gitRepo.id), true, 'on the GitRepo');
+		assert.equal(menuFor(bundle.id), true, 'on the Bundle');
+		assert.equal(menuFor(helmRepository.id), false, 'not on a HelmRepository');
+		const copied = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.source.copy',
+			gitRepo.id,
+		);
+		assert.match(copied, /^https:\/\/github\.com\/example\/shop-fleet [0-9a-f]{40} \S+/);
+		assert.equal(await vscode.env.clipboard.readText(), copied);
+		const fromBundle = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.source.copy',
+			bundle.id,
+		);
+		assert.match(fromBundle, /^https:\/\/github\.com\/example\/shop-fleet [0-9a-f]{40}$/);
+	});
+});
