@@ -165,8 +165,9 @@ export function sourceLinkOf(object: unknown, gitRepo?: unknown): SourceLink | u
 	if (apiVersion.startsWith('fleet.cattle.io/') && kind === 'Bundle') {
 		const commit = getString(getRecord(object, 'metadata', 'labels'), 'fleet.cattle.io/commit');
 		const repo = getString(gitRepo, 'spec', 'repo');
-		if (!repo)
+		if (!repo) {
 			return commit ? { text: commit, title: `commit ${shortRevision(commit)}` } : undefined;
+		}
 		return linkFor(repo, commit || undefined, undefined);
 	}
 	if (
