@@ -33,6 +33,17 @@ const allowedImports = {
 			if (specifier.startsWith('.')) {
 				const target = resolve(dirname(filename), specifier);
 				const to = folderOf(target);
+				const barred = layer.forbiddenPaths?.find((path) => {
+					const inside = relative(resolve(root, path), target);
+					return inside === '' || (!inside.startsWith('..') && !inside.startsWith(sep));
+				});
+				if (barred) {
+					context.report({
+						node,
+						message: `${from} may not import ${relative(root, target)} (in ${barred}): ${layer.whyForbiddenPaths}`,
+					});
+					return;
+				}
 				if (to === from || layer.folders?.includes(to)) return;
 				if (typeOnly && layer.typesFrom?.includes(to)) return;
 				const lazyEntry = layer.lazyEntries?.find((entry) => resolve(root, entry) === target);
@@ -99,8 +110,8 @@ export const layers = {
 	},
 	'src/files': {
 		folders: ['src/core'],
-		packages: ['node:'],
-		why: 'src/files reads local files for the CLI, the dump reader and the extension: Node built-ins and the core only.',
+		packages: ['node:', 'tar-stream'],
+		why: 'src/files reads local files for the CLI, the dump reader and the extension: Node built-ins, the core and tar-stream (fleet dump archives) only.',
 	},
 	'src/cli': {
 		folders: ['src/core', 'src/files'],
@@ -115,6 +126,9 @@ export const layers = {
 	},
 	'src/apiserver': {
 		folders: ['src/core'],
+		forbiddenPaths: ['src/core/status', 'src/core/merge'],
+		whyForbiddenPaths:
+			"the demo's stand-in controllers write what the real controllers would, by their own code, so that tests compare the engine with something other than itself.",
 		packages: 'any',
 		forbidden: ['vscode', '@kubernetes/client-node'],
 		why: 'the local API server speaks the wire protocol itself: no vscode, no client-node, no src/k8s.',

@@ -1,20 +1,18 @@
 // A stand-in for Fleet's status controllers in the demo cluster: after a scenario changes BundleDeployments, it
-// writes the GitRepo, HelmOp, Bundle, Cluster and ClusterGroup statuses that Fleet's controllers would write,
-// using the project's own roll-up rules (src/core/status/fleetRollup.ts). So the demo's parents follow their
-// BundleDeployments, and the extension's "controller roll-up vs recomputed" check agrees on them.
+// writes the GitRepo, HelmOp, Bundle, Cluster and ClusterGroup statuses that Fleet's controllers would write, as
+// fleetStatus.ts computes them from rancher/fleet's code (not with the extension's engine, which a test then
+// compares with what is written here), and records the gitops controller's Events.
 
 import {
-	bundleStatusOf,
-	clusterGroupStatusOf,
-	clusterStatusOf,
-	gitRepoStatusOf,
-	helmOpStatusOf,
-} from '../core/status/fleetRollup.ts';
-import {
-	readBundleDeployment,
-	type BundleDeploymentView,
-	type FleetCondition,
-} from '../core/status/fleetSummary.ts';
+	bundleStatus,
+	clusterGroupStatus,
+	clusterStatus,
+	gitRepoStatus,
+	helmOpStatus,
+	type FleetStatusUpdate,
+	type ReadyUpdate,
+} from './fleetStatus.ts';
+import { recordEventsApiEvent } from './eventRecorder.ts';
 import { isJsonObject, jsonEqual, type Json, type JsonObject } from './patch.ts';
 import { resourceKeyOf, type ResourceType } from './resources.ts';
 import { metadataOf, type KubeObject, type ObjectStore } from './store.ts';
@@ -37,41 +35,45 @@ function namespaceOf(object: KubeObject): string {
 	return typeof namespace === 'string' ? namespace : '';
 }
 
-/** The conditions with Ready (and optionally another) replaced; lastUpdateTime moves only when they change. */
-function withConditions(
-	status: JsonObject,
-	updates: readonly FleetCondition[],
-	now: string,
-): Json[] {
+/**
+ * The conditions with Ready set as wrangler's condition setters leave it: status and message (a True one loses its
+ * reason), lastUpdateTime moved when they change; or, for a GitRepo that takes a failing Bundle's, that condition.
+ */
+function withReady(status: JsonObject, ready: ReadyUpdate | JsonObject, now: string): Json[] {
 	const conditions = Array.isArray(status.conditions) ? [...status.conditions] : [];
-	for (const update of updates) {
-		const index = conditions.findIndex(
-			(condition) => isJsonObject(condition) && condition.type === update.type,
-		);
+	const index = conditions.findIndex(
+		(condition) => isJsonObject(condition) && condition.type === 'Ready',
+	);
+	let next: JsonObject;
+	if (!('clearReason' in ready)) {
+		next = ready;
+	} else {
 		const previous = conditions[index];
-		const next: JsonObject = {
-			...(isJsonObject(previous) ? previous : {}),
-			type: update.type,
-			status: update.status,
-		};
-		if (update.message === '') delete next.message;
-		else next.message = update.message;
-		if (update.reason === undefined || update.reason === '') delete next.reason;
-		else next.reason = update.reason;
+		next = { ...(isJsonObject(previous) ? previous : {}), type: 'Ready', status: ready.status };
+		if (ready.message === '') delete next.message;
+		else next.message = ready.message;
+		if (ready.clearReason) delete next.reason;
 		const changed =
 			!isJsonObject(previous) ||
 			previous.status !== next.status ||
 			previous.message !== next.message;
 		next.lastUpdateTime =
 			changed || typeof next.lastUpdateTime !== 'string' ? now : next.lastUpdateTime;
-		if (index >= 0) conditions[index] = next;
-		else conditions.push(next);
 	}
+	if (index >= 0) conditions[index] = next;
+	else conditions.push(next);
 	return conditions;
 }
 
-function json(value: unknown): Json {
-	return JSON.parse(JSON.stringify(value)) as Json;
+/** A status with a computation's fields set and its Ready condition updated. */
+function updatedStatus(status: JsonObject, update: FleetStatusUpdate, now: string): JsonObject {
+	const next: JsonObject = {
+		...status,
+		...update.fields,
+		conditions: withReady(status, update.ready, now),
+	};
+	for (const key of update.drop) delete next[key];
+	return JSON.parse(JSON.stringify(next)) as JsonObject;
 }
 
 /** Writes a status if it differs; returns whether it did. */
@@ -92,6 +94,79 @@ function writeStatus(
 	return true;
 }
 
+/** The gitops controller's recorder name (rancher/fleet `internal/cmd/controller/gitops/operator.go`). */
+const gitopsController = 'fleet-gitops';
+
+function timeOf(event: KubeObject | undefined): string {
+	return typeof event?.eventTime === 'string' ? event.eventTime : '';
+}
+
+/** The newest Event of a reason about an object, by its eventTime. */
+function latestEvent(
+	store: ObjectStore,
+	object: KubeObject,
+	reason: string,
+): KubeObject | undefined {
+	const type = store.typeOf('v1', 'Event');
+	const uid = metadataOf(object).uid;
+	if (type === undefined) return undefined;
+	let latest: KubeObject | undefined;
+	for (const event of store.all(type, namespaceOf(object))) {
+		if (event.reason !== reason) continue;
+		if (!isJsonObject(event.involvedObject) || event.involvedObject.uid !== uid) continue;
+		if (latest === undefined || timeOf(event) > timeOf(latest)) latest = event;
+	}
+	return latest;
+}
+
+/**
+ * The Events the gitops controller records about a GitRepo whose status it (here, a scenario) changed, as
+ * rancher/fleet's `gitjob_controller.go` and `gitjob.go` do: `GotNewCommit` (action `GetNewCommit`, the commit as the
+ * note) when the commit differs from the last one announced, and `Created` (`CreateGitJob`, "GitJob was created")
+ * when a git job runs for a commit that has none yet.
+ */
+function recordGitRepoEvents(store: ObjectStore, gitRepo: KubeObject, now: Date): void {
+	const status = isJsonObject(gitRepo.status) ? gitRepo.status : {};
+	const commit = typeof status.commit === 'string' ? status.commit : '';
+	if (commit === '') return;
+	const announced = latestEvent(store, gitRepo, 'GotNewCommit');
+	if (announced?.message !== commit) {
+		recordEventsApiEvent(
+			store,
+			{
+				regarding: gitRepo,
+				type: 'Normal',
+				reason: 'GotNewCommit',
+				action: 'GetNewCommit',
+				note: commit,
+				reportingController: gitopsController,
+			},
+			now,
+		);
+	}
+	if (status.gitJobStatus !== 'Running') return;
+	const newCommit = latestEvent(store, gitRepo, 'GotNewCommit');
+	const created = latestEvent(store, gitRepo, 'Created');
+	if (created === undefined || timeOf(created) < timeOf(newCommit)) {
+		recordGitJobCreated(store, gitRepo, now);
+	}
+}
+
+function recordGitJobCreated(store: ObjectStore, gitRepo: KubeObject, now: Date): void {
+	recordEventsApiEvent(
+		store,
+		{
+			regarding: gitRepo,
+			type: 'Normal',
+			reason: 'Created',
+			action: 'CreateGitJob',
+			note: 'GitJob was created',
+			reportingController: gitopsController,
+		},
+		now,
+	);
+}
+
 /**
  * Recomputes and writes every Fleet parent status from the BundleDeployments in the store; returns how many
  * objects changed. Does nothing when the store does not hold Fleet's kinds.
@@ -106,112 +181,62 @@ export function reconcileFleet(store: ObjectStore, now: Date = new Date()): numb
 	const groupType = type('ClusterGroup');
 	if (!bdType || !gitRepoType || !helmOpType || !bundleType || !clusterType || !groupType) return 0;
 	const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-	const bds = store.all(bdType).map(readBundleDeployment);
+	const bds = store.all(bdType);
 	const statusOf = (object: KubeObject): JsonObject =>
 		isJsonObject(object.status) ? object.status : {};
+	const deleting = (object: KubeObject): boolean =>
+		typeof metadataOf(object).deletionTimestamp === 'string';
 	let changed = 0;
-	const bdsWhere = (test: (bd: BundleDeploymentView) => boolean): BundleDeploymentView[] =>
-		bds.filter(test);
+	const bdsWhere = (labels: Readonly<Record<string, string>>): KubeObject[] =>
+		bds.filter((bd) => Object.entries(labels).every(([key, value]) => labelOf(bd, key) === value));
+	const write = (kind: ResourceType, object: KubeObject, update: FleetStatusUpdate): void => {
+		if (writeStatus(store, kind, object, updatedStatus(statusOf(object), update, stamp))) changed++;
+	};
 
+	// The GitRepo and HelmOp status controllers skip objects being deleted.
 	const bundles = store.all(bundleType);
 	for (const gitRepo of store.all(gitRepoType)) {
+		if (deleting(gitRepo)) continue;
 		const name = nameOf(gitRepo);
 		const namespace = namespaceOf(gitRepo);
-		const own = bdsWhere(
-			(bd) => bd.links.repoName === name && bd.links.bundleNamespace === namespace,
-		);
+		const own = bdsWhere({
+			'fleet.cattle.io/repo-name': name,
+			'fleet.cattle.io/bundle-namespace': namespace,
+		});
 		const ownBundles = bundles.filter(
 			(bundle) =>
 				labelOf(bundle, 'fleet.cattle.io/repo-name') === name && namespaceOf(bundle) === namespace,
 		);
-		const computed = gitRepoStatusOf(gitRepo, own, ownBundles);
-		const { readyCondition, kind: _kind, underivable: _underivable, ...fields } = computed;
-		const status = statusOf(gitRepo);
-		const next: JsonObject = {
-			...status,
-			...(json(fields) as JsonObject),
-			conditions: withConditions(status, [readyCondition], stamp),
-		};
-		if (computed.resources === undefined) delete next.resources;
-		if (computed.perClusterResourceCounts === undefined) delete next.perClusterResourceCounts;
-		if (writeStatus(store, gitRepoType, gitRepo, next)) changed++;
+		write(gitRepoType, gitRepo, gitRepoStatus(gitRepo, own, ownBundles));
+		recordGitRepoEvents(store, gitRepo, now);
 	}
 	for (const helmOp of store.all(helmOpType)) {
-		const name = nameOf(helmOp);
-		const own = bdsWhere(
-			(bd) => bd.links.helmOpName === name && bd.links.bundleNamespace === namespaceOf(helmOp),
-		);
-		const { readyCondition, kind: _kind, ...fields } = helmOpStatusOf(helmOp, own);
-		const status = statusOf(helmOp);
-		const next: JsonObject = {
-			...status,
-			...(json(fields) as JsonObject),
-			conditions: withConditions(status, [readyCondition], stamp),
-		};
-		if (writeStatus(store, helmOpType, helmOp, next)) changed++;
+		if (deleting(helmOp)) continue;
+		const own = bdsWhere({
+			'fleet.cattle.io/fleet-helm-name': nameOf(helmOp),
+			'fleet.cattle.io/bundle-namespace': namespaceOf(helmOp),
+		});
+		write(helmOpType, helmOp, helmOpStatus(own));
 	}
 	for (const bundle of bundles) {
-		const name = nameOf(bundle);
-		const own = bdsWhere(
-			(bd) => bd.links.bundleName === name && bd.links.bundleNamespace === namespaceOf(bundle),
-		);
-		const computed = bundleStatusOf(bundle, own);
-		const status = statusOf(bundle);
-		const next: JsonObject = {
-			...status,
-			summary: json(computed.summary),
-			unavailable: computed.unavailable,
-			display: json(computed.display),
-			conditions: withConditions(status, [computed.readyCondition], stamp),
-		};
-		if (writeStatus(store, bundleType, bundle, next)) changed++;
+		const own = bdsWhere({
+			'fleet.cattle.io/bundle-name': nameOf(bundle),
+			'fleet.cattle.io/bundle-namespace': namespaceOf(bundle),
+		});
+		write(bundleType, bundle, bundleStatus(own));
 	}
-	const existing = {
-		gitRepos: new Set(
-			store.all(gitRepoType).map((object) => `${namespaceOf(object)}/${nameOf(object)}`),
-		),
-		helmOps: new Set(
-			store.all(helmOpType).map((object) => `${namespaceOf(object)}/${nameOf(object)}`),
-		),
-	};
+	const exists = (kind: 'GitRepo' | 'HelmOp', namespace: string, name: string): boolean =>
+		store.get(kind === 'GitRepo' ? gitRepoType : helmOpType, namespace, name) !== undefined;
 	for (const cluster of store.all(clusterType)) {
-		const name = nameOf(cluster);
-		const own = bdsWhere(
-			(bd) => bd.links.cluster === name && bd.links.clusterNamespace === namespaceOf(cluster),
-		);
-		const {
-			readyCondition,
-			kind: _kind,
-			underivable: _underivable,
-			...fields
-		} = clusterStatusOf(cluster, own, existing);
-		const status = statusOf(cluster);
-		const next: JsonObject = {
-			...status,
-			...(json(fields) as JsonObject),
-			conditions: withConditions(status, [readyCondition], stamp),
-		};
-		if (writeStatus(store, clusterType, cluster, next)) changed++;
+		if (deleting(cluster)) continue;
+		const own = bdsWhere({
+			'fleet.cattle.io/cluster': nameOf(cluster),
+			'fleet.cattle.io/cluster-namespace': namespaceOf(cluster),
+		});
+		write(clusterType, cluster, clusterStatus(cluster, own, exists));
 	}
-	const clusters = store.all(clusterType);
 	for (const group of store.all(groupType)) {
-		const computed = clusterGroupStatusOf(group, clusters);
-		if (computed.processedCondition !== undefined) continue;
-		const {
-			readyCondition,
-			kind: _kind,
-			processedCondition: _processed,
-			underivable: _underivable,
-			...fields
-		} = computed;
-		const status = statusOf(group);
-		const next: JsonObject = {
-			...status,
-			...(json(fields) as JsonObject),
-			conditions: withConditions(status, [readyCondition], stamp),
-		};
-		if (computed.nonReadyClusters === undefined) delete next.nonReadyClusters;
-		if (writeStatus(store, groupType, group, next)) changed++;
+		write(groupType, group, clusterGroupStatus(group, store.all(clusterType, namespaceOf(group))));
 	}
 	return changed;
 }
@@ -265,6 +290,10 @@ export function startFleetController(
 		}
 		try {
 			writeStatus(store, type, object, status);
+			// A force update runs the git job again (rancher/fleet `gitjob.go`).
+			if (type.kind === 'GitRepo' && forceSyncGeneration !== undefined) {
+				recordGitJobCreated(store, object, store.now());
+			}
 		} catch (error) {
 			options.log?.(
 				`fleet: ${type.kind} ${namespace}/${name}: taking the force update failed: ${(error as Error).message}`,

@@ -5,7 +5,8 @@
 // follows shortly after, through the store's status subresource so that watches see it, and waits while the object
 // is suspended, as Flux skips suspended objects.
 
-import { isJsonObject } from './patch.ts';
+import { recordCoreEvent, type CoreEventRecord } from './eventRecorder.ts';
+import { isJsonObject, type JsonObject } from './patch.ts';
 import { resourceKeyOf, type ResourceType } from './resources.ts';
 import { metadataOf, type KubeObject, type ObjectStore } from './store.ts';
 
@@ -54,6 +55,95 @@ function stringOf(value: unknown): string | undefined {
 	return typeof value === 'string' ? value : undefined;
 }
 
+/** A duration of a Flux spec (`10m`, `1h30m`, `90s`) as Go's `time.Duration.String` prints it (`10m0s`). */
+function goDurationString(text: string): string {
+	const parts =
+		/^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+)ms)?$/.exec(text);
+	if (parts === null || text === '') return text;
+	const milliseconds =
+		Number(parts[1] ?? 0) * 3_600_000 +
+		Number(parts[2] ?? 0) * 60_000 +
+		Number(parts[3] ?? 0) * 1000 +
+		Number(parts[4] ?? 0);
+	if (milliseconds === 0) return '0s';
+	if (milliseconds < 1000) return `${milliseconds}ms`;
+	const hours = Math.trunc(milliseconds / 3_600_000);
+	const minutes = Math.trunc((milliseconds % 3_600_000) / 60_000);
+	const seconds = Number(((milliseconds % 60_000) / 1000).toFixed(3));
+	if (hours > 0) return `${hours}h${minutes}m${seconds}s`;
+	if (minutes > 0) return `${minutes}m${seconds}s`;
+	return `${seconds}s`;
+}
+
+function readyConditionOf(object: KubeObject): JsonObject | undefined {
+	const conditions = isJsonObject(object.status) ? object.status.conditions : undefined;
+	if (!Array.isArray(conditions)) return undefined;
+	const ready = conditions.find(
+		(condition) => isJsonObject(condition) && condition.type === 'Ready',
+	);
+	return isJsonObject(ready) ? ready : undefined;
+}
+
+/** The revision a Flux Event carries as its `<group>/revision` annotation. */
+function revisionOf(object: KubeObject): string | undefined {
+	const status = isJsonObject(object.status) ? object.status : {};
+	const artifact = isJsonObject(status.artifact) ? status.artifact : {};
+	return (
+		stringOf(status.lastAppliedRevision) ??
+		stringOf(status.lastAttemptedRevision) ??
+		stringOf(artifact.revision)
+	);
+}
+
+/**
+ * The Event a Flux controller records at the end of a reconciliation, or undefined when it records none: a failed
+ * one is a Warning with the Ready condition's reason and message (every controller); a successful Kustomization
+ * says `ReconciliationSucceeded` with kustomize-controller's words; a HelmRelease whose Ready just turned True
+ * records the action (its Ready reason and message); a source or HelmRelease with nothing new records nothing (its
+ * "up to date" is only logged).
+ */
+function fluxEventOf(
+	type: ResourceType,
+	object: KubeObject,
+	took: string,
+	readyChanged = false,
+): Omit<CoreEventRecord, 'involvedObject'> | undefined {
+	const ready = readyConditionOf(object);
+	const revision = revisionOf(object);
+	const annotations = revision === undefined ? {} : { [`${type.group}/revision`]: revision };
+	const component = controllerOf(type);
+	if (ready?.status === 'False') {
+		return {
+			type: 'Warning',
+			reason: stringOf(ready.reason) ?? 'ReconciliationFailed',
+			message: stringOf(ready.message) ?? '',
+			component,
+			annotations,
+		};
+	}
+	if (readyChanged && ready?.status === 'True' && type.kind === 'HelmRelease') {
+		// helm-controller records the release action it took, in the words of the Ready condition it sets.
+		return {
+			type: 'Normal',
+			reason: stringOf(ready.reason) ?? 'ReconciliationSucceeded',
+			message: stringOf(ready.message) ?? '',
+			component,
+			annotations,
+		};
+	}
+	if (ready?.status === 'True' && type.kind === 'Kustomization') {
+		const interval = isJsonObject(object.spec) ? stringOf(object.spec.interval) : undefined;
+		return {
+			type: 'Normal',
+			reason: 'ReconciliationSucceeded',
+			message: `Reconciliation finished in ${took}, next run in ${goDurationString(interval ?? '')}`,
+			component,
+			annotations,
+		};
+	}
+	return undefined;
+}
+
 /**
  * Answers reconcile requests on the Flux objects of a store, those there now and those written later; returns the
  * function that stops it. Conditions stay as they are: the stand-in has no new outcome to report, and Flux moves
@@ -72,13 +162,15 @@ export function startFluxController(
 		if (object === undefined || requestedAt === undefined) return;
 		const status = isJsonObject(object.status) ? object.status : {};
 		try {
-			store.update(
+			const updated = store.update(
 				type,
 				namespace,
 				name,
 				{ ...object, status: { ...status, lastHandledReconcileAt: requestedAt } },
 				{ subresource: 'status', fieldManager: controllerOf(type) },
 			);
+			const event = fluxEventOf(type, updated, `${delayMs}ms`);
+			if (event !== undefined) recordCoreEvent(store, { ...event, involvedObject: updated });
 		} catch (error) {
 			options.log?.(
 				`flux: ${type.kind} ${namespace ?? ''}/${name}: handling the reconcile request failed: ${(error as Error).message}`,
@@ -103,13 +195,35 @@ export function startFluxController(
 	};
 
 	const unsubscribe = store.subscribe((event) => {
-		if (event.type !== 'DELETED' && isFluxType(event.resource)) {
-			schedule(event.resource, event.entry.object);
-		}
+		if (event.type === 'DELETED' || !isFluxType(event.resource)) return;
+		const object = event.entry.object;
+		schedule(event.resource, object);
+		// A status written with another outcome (the demo's story plays the controller's reconciliations): the
+		// Event that reconciliation records, once the write that announced it is done.
+		const before = event.previous === undefined ? undefined : readyConditionOf(event.previous);
+		const after = readyConditionOf(object);
+		const outcome = (condition: JsonObject | undefined): string =>
+			JSON.stringify([condition?.status, condition?.reason, condition?.message]);
+		const unchanged = outcome(before) === outcome(after);
+		if (event.type !== 'MODIFIED' || after === undefined || unchanged) return;
+		const recorded = fluxEventOf(event.resource, object, `${delayMs}ms`, true);
+		if (recorded === undefined) return;
+		queueMicrotask(() => {
+			try {
+				recordCoreEvent(store, { ...recorded, involvedObject: object });
+			} catch (error) {
+				options.log?.(`flux: recording an Event failed: ${(error as Error).message}`);
+			}
+		});
 	});
 	for (const type of store.types) {
 		if (!isFluxType(type)) continue;
-		for (const object of store.all(type)) schedule(type, object);
+		for (const object of store.all(type)) {
+			// A Flux controller reconciles every object when it starts: the Events of that round.
+			const event = fluxEventOf(type, object, `${delayMs}ms`);
+			if (event !== undefined) recordCoreEvent(store, { ...event, involvedObject: object });
+			schedule(type, object);
+		}
 	}
 	return () => {
 		unsubscribe();

@@ -4,8 +4,9 @@ import type { ServerResponse } from 'node:http';
 import { badRequest, expired } from './errors.ts';
 import { generateObjects, type Fault } from './faults.ts';
 import { sendJson } from './http.ts';
+import { includeObjectOf, tableOf, tablePrinterOf, wantsTable } from './printerColumns.ts';
 import { apiVersionOf, type ResourceType } from './resources.ts';
-import type { ObjectStore, StoredEntry } from './store.ts';
+import { metadataOf, type ObjectStore, type StoredEntry } from './store.ts';
 import { listQueryOf, type ResourceTarget } from './targets.ts';
 
 function listKind(type: ResourceType): string {
@@ -25,16 +26,62 @@ export function listJson(
 	return `{"kind":${JSON.stringify(listKind(type))},"apiVersion":${JSON.stringify(apiVersionOf(type))},"metadata":${JSON.stringify(metadata)},"items":[${items.join(',')}]}`;
 }
 
-/** Answers a get with the object's cached serialization. */
+/**
+ * The Table kubectl asks for (`Accept: application/json;as=Table;v=v1;g=meta.k8s.io`), for a CRD's objects;
+ * undefined when the client did not ask for one or the type has no printer columns (built-in types: the client
+ * then prints from the objects, as it does against a server without a Table for them).
+ */
+function tableAnswer(
+	store: ObjectStore,
+	target: ResourceTarget,
+	entries: readonly StoredEntry[],
+	metadata: object,
+	accept: string | undefined,
+	params: URLSearchParams,
+): object | undefined {
+	const printer = tablePrinterOf(target.type);
+	if (printer === undefined || target.subresource !== undefined || !wantsTable(accept)) {
+		return undefined;
+	}
+	return tableOf(printer, entries, metadata, includeObjectOf(params), store.now());
+}
+
+const tableContentType = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+/** Answers a get with the object's cached serialization, or a Table of it when asked. */
 export function serveGet(
 	store: ObjectStore,
 	response: ServerResponse,
 	target: ResourceTarget,
+	accept: string | undefined,
+	params: URLSearchParams,
 ): number {
 	const entry = store.getOrThrow(target.type, target.namespace, target.name ?? '');
+	const resourceVersion = metadataOf(entry.object).resourceVersion;
+	const table = tableAnswer(
+		store,
+		target,
+		[entry],
+		{
+			resourceVersion:
+				typeof resourceVersion === 'string' ? resourceVersion : String(store.resourceVersion),
+		},
+		accept,
+		params,
+	);
+	if (table !== undefined) {
+		sendJson(response, 200, table, tableContentType);
+		return 200;
+	}
 	entry.json ??= JSON.stringify(entry.object);
 	sendJson(response, 200, entry.json);
 	return 200;
+}
+
+/** Another API's view of the stored objects (events.k8s.io's of the core Events): its type, its objects. */
+export interface ListView {
+	readonly type: ResourceType;
+	present(entries: readonly StoredEntry[]): StoredEntry[];
 }
 
 /** Answers a list: one page of the store's objects, or of generated ones under a `hugeList` fault. */
@@ -44,6 +91,8 @@ export function serveList(
 	target: ResourceTarget,
 	params: URLSearchParams,
 	fault: Fault | undefined,
+	accept: string | undefined,
+	view?: ListView,
 ): number {
 	const { type } = target;
 	if (fault?.kind === 'hugeList') {
@@ -64,7 +113,10 @@ export function serveList(
 			? {}
 			: { remainingItemCount: page.remainingItemCount }),
 	};
-	sendJson(response, 200, listJson(type, page.entries, metadata));
+	const table = tableAnswer(store, target, page.entries, metadata, accept, params);
+	if (table !== undefined) sendJson(response, 200, table, tableContentType);
+	else if (view === undefined) sendJson(response, 200, listJson(type, page.entries, metadata));
+	else sendJson(response, 200, listJson(view.type, view.present(page.entries), metadata));
 	return 200;
 }
 

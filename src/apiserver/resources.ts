@@ -70,7 +70,21 @@ export const resourceTypes: readonly ResourceType[] = [
 	row('v1', 'Pod', 'pods', true, true, ['po'], ['all']),
 	row('v1', 'Service', 'services', true, true, ['svc'], ['all']),
 	row('v1', 'Event', 'events', true, false, ['ev']),
+	// The same Events through the newer API (eventViews.ts): no short names, as in kube-apiserver.
+	row('events.k8s.io/v1', 'Event', 'events', true, false),
 	row('v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, true, ['pvc']),
+	// The CRDs of the custom resources below, generated from this table (customResourceDefinitions.ts).
+	{
+		...row(
+			'apiextensions.k8s.io/v1',
+			'CustomResourceDefinition',
+			'customresourcedefinitions',
+			false,
+			true,
+			['crd', 'crds'],
+		),
+		singular: 'customresourcedefinition',
+	},
 	// Workloads that KubeStellar places and Fleet deploys.
 	row('apps/v1', 'Deployment', 'deployments', true, true, ['deploy'], ['all']),
 	row('apps/v1', 'StatefulSet', 'statefulsets', true, true, ['sts'], ['all']),

@@ -6,6 +6,8 @@ import { authenticate, forbiddenError, type User } from './auth.ts';
 import { serveDiscovery } from './discoveryEndpoints.ts';
 import { ApiError, badRequest, failureStatus } from './errors.ts';
 import { serveFaultControl } from './faultControl.ts';
+import { isCrdType, serveCrds } from './customResourceDefinitions.ts';
+import { isEventsApiType, serveEventsApi } from './eventViews.ts';
 import { faultStatus, type Fault, type FaultRequest } from './faults.ts';
 import { acceptsJson, isTrue, notFoundPath, requestUrl, sendStatus } from './http.ts';
 import { serveGet, serveList } from './reads.ts';
@@ -153,14 +155,20 @@ async function serveResource(
 	}
 	const forbidden = forbiddenError(user, verb, target);
 	if (forbidden) throw forbidden;
+	if (isEventsApiType(target.type)) {
+		return serveEventsApi(state, request, response, target, params, verb);
+	}
+	if (isCrdType(target.type)) {
+		return serveCrds(state.store, state.served(), state.started, response, target, verb);
+	}
 	const store = state.store;
 	switch (verb) {
 		case 'get':
-			return serveGet(store, response, target);
+			return serveGet(store, response, target, request.headers.accept, params);
 		case 'list':
-			return serveList(store, response, target, params, fault);
+			return serveList(store, response, target, params, fault, request.headers.accept);
 		case 'watch':
-			serveWatch(state, response, target, params);
+			serveWatch(state, response, target, params, request.headers.accept);
 			return 200;
 		case 'create':
 			return serveCreate(store, request, response, target, params);

@@ -100,6 +100,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 	let served = allTypes;
 	const serveGroups = (groups: readonly string[] | undefined): void => {
 		const wanted = groups === undefined ? undefined : new Set(groups);
+		// events.k8s.io is built in, as the core group is: the same Events through the newer API.
+		if (wanted?.has('') === true) {
+			wanted.add('events.k8s.io');
+			wanted.add('apiextensions.k8s.io');
+		}
 		served = wanted === undefined ? allTypes : allTypes.filter((type) => wanted.has(type.group));
 	};
 	serveGroups(options.groups);
@@ -134,6 +139,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 		hung,
 		bookmarkIntervalMs,
 		log,
+		started: store
+			.now()
+			.toISOString()
+			.replace(/\.\d{3}Z$/, 'Z'),
 	};
 	const server = await listenHttps(certificates, options.port ?? 0, (request, response) =>
 		handleRequest(state, request, response),

@@ -31,4 +31,6 @@ export interface ServerState {
 	/** How often watches that allow bookmarks get one; 0 for never. */
 	readonly bookmarkIntervalMs: number;
 	readonly log: ((line: string) => void) | undefined;
+	/** When the server started (RFC 3339): the creation time of what it has from the start, its CRDs. */
+	readonly started: string;
 }

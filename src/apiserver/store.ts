@@ -263,7 +263,8 @@ export class ObjectStore {
 	private readonly listeners = new Set<(event: StoreEvent) => void>();
 	private readonly listViews = new Map<string, PastEntries>();
 	private readonly historyLimit: number;
-	private readonly now: () => Date;
+	/** The store's clock: creation timestamps, and the ages a Table shows. */
+	readonly now: () => Date;
 	private history: StoreEvent[] = [];
 	private revision = 0;
 	private compacted = 0;

@@ -5,7 +5,9 @@ import { expired } from './errors.ts';
 import { isTrue } from './http.ts';
 import { apiVersionOf } from './resources.ts';
 import type { OpenWatch, ServerState } from './serverState.ts';
-import type { StoreEvent } from './store.ts';
+import { includeObjectOf, tableOf, tablePrinterOf, wantsTable } from './printerColumns.ts';
+import type { ResourceType } from './resources.ts';
+import type { KubeObject, StoredEntry, StoreEvent } from './store.ts';
 import { integerParam, listQueryOf, type ResourceTarget } from './targets.ts';
 
 /** One line of a watch stream. */
@@ -19,6 +21,8 @@ export function serveWatch(
 	response: ServerResponse,
 	target: ResourceTarget,
 	params: URLSearchParams,
+	accept: string | undefined,
+	view?: { readonly type: ResourceType; present(object: KubeObject): KubeObject },
 ): void {
 	const { store, watches, bookmarkIntervalMs } = state;
 	const query = listQueryOf(target, params);
@@ -36,13 +40,28 @@ export function serveWatch(
 	});
 	response.flushHeaders();
 	let closed = false;
+	// `kubectl get -w` asks for Tables: each event's object is then a one-row Table.
+	const printer = wantsTable(accept) ? tablePrinterOf(type) : undefined;
+	const include = includeObjectOf(params);
+	let tableSent = false;
+	const encode = (entry: StoredEntry): string => {
+		if (printer === undefined) {
+			if (view !== undefined) return JSON.stringify(view.present(entry.object));
+			entry.json ??= JSON.stringify(entry.object);
+			return entry.json;
+		}
+		const metadata = { resourceVersion: String(store.resourceVersion) };
+		const table = tableOf(printer, [entry], metadata, include, store.now(), !tableSent);
+		tableSent = true;
+		return JSON.stringify(table);
+	};
 	const write = (line: string): void => {
 		if (!closed) response.write(line);
 	};
 	const bookmarkJson = (annotations?: object): string =>
 		JSON.stringify({
 			kind: type.kind,
-			apiVersion: apiVersionOf(type),
+			apiVersion: apiVersionOf(view?.type ?? type),
 			metadata: {
 				resourceVersion: String(store.resourceVersion),
 				creationTimestamp: null,
@@ -60,8 +79,7 @@ export function serveWatch(
 		else if (now) kind = before ? 'MODIFIED' : 'ADDED';
 		else kind = before ? 'DELETED' : undefined;
 		if (kind === undefined) return;
-		event.entry.json ??= JSON.stringify(event.entry.object);
-		write(watchLine(kind, event.entry.json));
+		write(watchLine(kind, encode(event.entry)));
 	};
 	let timer: NodeJS.Timeout | undefined;
 	let timeout: NodeJS.Timeout | undefined;
@@ -96,8 +114,7 @@ export function serveWatch(
 		// No starting point (or an explicit request for initial events): the current state comes first as
 		// ADDED events, as kube-apiserver's watch cache sends it.
 		for (const entry of store.list(type, { ...query, limit: 0 }).entries) {
-			entry.json ??= JSON.stringify(entry.object);
-			write(watchLine('ADDED', entry.json));
+			write(watchLine('ADDED', encode(entry)));
 		}
 		if (sendInitial && bookmarks) {
 			write(watchLine('BOOKMARK', bookmarkJson({ 'k8s.io/initial-events-end': 'true' })));

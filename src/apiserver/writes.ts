@@ -24,12 +24,17 @@ const patchTypes: Readonly<Record<string, PatchType>> = {
 	'application/apply-patch+yaml': 'apply',
 };
 
-function isDryRun(params: URLSearchParams): boolean {
+/** Whether a request is a dry run (`?dryRun=All`). */
+export function isDryRun(params: URLSearchParams): boolean {
 	return params.getAll('dryRun').includes('All');
 }
 
 /** The options of a create, update or patch: dry run, the field manager (else the User-Agent's), the subresource. */
-function writeOptionsOf(request: IncomingMessage, target: ResourceTarget, params: URLSearchParams) {
+export function writeOptionsOf(
+	request: IncomingMessage,
+	target: ResourceTarget,
+	params: URLSearchParams,
+) {
 	const fieldManager = params.get('fieldManager') ?? undefined;
 	return {
 		dryRun: isDryRun(params),

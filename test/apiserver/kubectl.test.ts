@@ -9,6 +9,7 @@ import { delimiter, join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { createCertificates } from '../../src/apiserver/certificates.ts';
 import { demoExamplesFolder } from '../../src/apiserver/demo.ts';
+import { reconcileFleet } from '../../src/apiserver/fleetController.ts';
 import { kubeconfigText } from '../../src/apiserver/kubeconfig.ts';
 import { loadObjects, readObjects } from '../../src/apiserver/scenario.ts';
 import { startApiServer, type ApiServer } from '../../src/apiserver/server.ts';
@@ -85,10 +86,81 @@ describe('kubectl against the local API server', { skip }, () => {
 		await rm(folder, { recursive: true, force: true });
 	});
 
-	it('kubectl get gitrepos -A', async () => {
+	it("kubectl get gitrepos -A prints the columns Fleet's CRD declares", async () => {
 		const out = await ok(['get', 'gitrepos', '-A']);
-		assert.match(out, /^NAMESPACE\s+NAME\s+AGE$/m);
-		assert.match(out, /^fleet-default\s+shop\s+/m);
+		// Fleet's GitRepo declares its columns, so the server adds no AGE (as kube-apiserver does).
+		assert.match(out, /^NAMESPACE\s+NAME\s+REPO\s+COMMIT\s+BUNDLEDEPLOYMENTS-READY\s+STATUS$/m);
+		assert.match(
+			out,
+			/^fleet-default\s+shop\s+https:\/\/github\.com\/example\/shop-fleet\s+3f9c2a7e\S*\s+4\/6\s+ErrApplied\(1\) \[Cluster fleet-default\/prod-us-1: /m,
+		);
+	});
+
+	it("kubectl get clusters, bundledeployments and kustomizations: their CRDs' columns and cells", async () => {
+		const clusters = await ok(['get', 'clusters.fleet.cattle.io', '-n', 'fleet-default']);
+		assert.match(clusters, /^NAME\s+BUNDLES-READY\s+LAST-SEEN\s+STATUS$/m);
+		assert.match(clusters, /^prod-eu-1\s+3\/3\s+2025-06-25T15:01:02Z\s*$/m);
+		const bds = await ok(['get', 'bundledeployments', '-A']);
+		assert.match(bds, /^NAMESPACE\s+NAME\s+DEPLOYED\s+MONITORED\s+STATUS$/m);
+		assert.match(bds, /\sshop-frontend\s+Error: failed to upgrade "shop-frontend"/);
+		server.store.put({
+			apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+			kind: 'Kustomization',
+			metadata: { name: 'apps', namespace: 'default' },
+			spec: { interval: '10m', prune: true, sourceRef: { kind: 'GitRepository', name: 'apps' } },
+			status: {
+				conditions: [
+					{
+						type: 'Ready',
+						status: 'False',
+						reason: 'ArtifactFailed',
+						message: 'Source artifact not found, retrying in 30s',
+						lastTransitionTime: '2025-06-25T15:00:00Z',
+					},
+				],
+			},
+		});
+		const ks = await ok(['get', 'ks', '-n', 'default']);
+		// Flux declares AGE itself, before READY and STATUS; the age counts from the creation timestamp.
+		assert.match(ks, /^NAME\s+AGE\s+READY\s+STATUS$/m);
+		assert.match(ks, /^apps\s+\d+s\s+False\s+Source artifact not found, retrying in 30s$/m);
+		// WorkStatus's CRD declares no columns: the server's default AGE.
+		assert.match(await ok(['get', 'ws', '-n', 'cluster1']), /^NAME\s+AGE$/m);
+	});
+
+	it('kubectl get events: the Event columns, for an Event of the events.k8s.io recorder too', async () => {
+		reconcileFleet(server.store);
+		const out = await ok(['get', 'events', '-n', 'fleet-default']);
+		assert.match(out, /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/m);
+		// No lastTimestamp or count: the last time seen is the eventTime, the count 1.
+		assert.match(
+			out,
+			/^\d+s\s+Normal\s+GotNewCommit\s+gitrepo\/shop\s+3f9c2a7e51b04d6a8c1e9f20b7d4a6c5e8f10b2d$/m,
+		);
+		const wide = await ok(['get', 'events.events.k8s.io', '-n', 'fleet-default', '-o', 'wide']);
+		assert.match(
+			wide,
+			/\sfleet-gitops, fleet-gitops-\S+\s+3f9c2a7e\S+\s+\d+s\s+1\s+shop\.[0-9a-f]+$/m,
+		);
+	});
+
+	it('kubectl get harborclusters: priority columns only with -o wide', async () => {
+		server.store.put({
+			apiVersion: 'goharbor.io/v1beta1',
+			kind: 'HarborCluster',
+			metadata: { name: 'registry', namespace: 'default' },
+			spec: { externalURL: 'https://harbor.example.com', version: '2.10.0' },
+			status: {
+				status: 'provisioning',
+				operator: { controllerVersion: 'v1.4.0', controllerGitCommit: 'abc1234' },
+			},
+		});
+		const plain = await ok(['get', 'harborclusters', '-n', 'default']);
+		assert.match(plain, /^NAME\s+PUBLIC URL\s+STATUS$/m);
+		assert.match(plain, /^registry\s+https:\/\/harbor\.example\.com\s+provisioning$/m);
+		const wide = await ok(['get', 'harborclusters', '-n', 'default', '-o', 'wide']);
+		assert.match(wide, /^NAME\s+PUBLIC URL\s+STATUS\s+OPERATOR VERSION\s+OPERATOR GIT COMMIT$/m);
+		assert.match(wide, /^registry\s+\S+\s+provisioning\s+v1\.4\.0\s+abc1234$/m);
 	});
 
 	it('kubectl get --raw /apis', async () => {
@@ -202,7 +274,7 @@ describe('kubectl against the local API server', { skip }, () => {
 				);
 				assert.match(
 					lines()[count + 1] ?? '',
-					/^cluster-fleet-default-staging-1-ab9dec26139f\s+shop-cache\s+\S+$/,
+					/^cluster-fleet-default-staging-1-ab9dec26139f\s+shop-cache\s+True\s+True\s*$/,
 				);
 			} finally {
 				child.kill();

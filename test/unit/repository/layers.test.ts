@@ -120,6 +120,12 @@ tester.run('layers/allowed-imports', rule, {
 			errors: 1,
 		},
 		{
+			filename: file('src/apiserver/fleetController.ts'),
+			code: "import { gitRepoStatusOf } from '../core/status/fleetRollup.ts';",
+			options,
+			errors: 1,
+		},
+		{
 			filename: file('src/vscode/live/liveFeedWiring.ts'),
 			code: "import { createSession } from '../../k8s/index.ts';",
 			options,
