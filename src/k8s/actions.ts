@@ -8,6 +8,7 @@
 import { HttpMethod, type KubeConfig } from '@kubernetes/client-node';
 import { parseJsonKeepingIntegers } from '../core/model/int64.ts';
 import { getPath, groupOf } from '../core/model/object.ts';
+import { fluxReconcilePatch, fluxSuspendPatch } from '../core/actions/liveActions.ts';
 import { isFluxGroup } from '../core/status/flux.ts';
 import { kubeConfigFor, type MergedKubeconfig } from './kubeconfig.ts';
 import {
@@ -519,7 +520,7 @@ export async function requestFluxReconcile(
 	if (notFlux) return notFlux;
 	const requestedAt = now.toISOString();
 	const result = await mergePatch(merged, context, ref, options, fluxFieldManager, () =>
-		Promise.resolve({ metadata: { annotations: { [fluxReconcileAnnotation]: requestedAt } } }),
+		Promise.resolve(fluxReconcilePatch(requestedAt)),
 	);
 	return result.ok ? { ...result, requestedAt } : result;
 }
@@ -535,7 +536,7 @@ export async function setFluxSuspended(
 	const notFlux = requireFlux(ref);
 	if (notFlux) return notFlux;
 	return mergePatch(merged, context, ref, options, fluxFieldManager, () =>
-		Promise.resolve({ spec: { suspend: suspended } }),
+		Promise.resolve(fluxSuspendPatch(suspended)),
 	);
 }
 

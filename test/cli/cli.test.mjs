@@ -71,12 +71,12 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 		);
 	});
 
-	it('shows a HarborCluster the operator calls provisioning as creating, naming what it waits for', () => {
+	it('shows a HarborCluster as provisioning, the word the operator writes, naming what it waits for', () => {
 		const list = records(join(examples, 'harbor/dump.yaml'));
 		const harbor = find(list, 'HarborCluster', 'harbor');
-		assert.equal(harbor.state, 'creating');
+		assert.equal(harbor.state, 'provisioning');
 		assert.match(harbor.message, /CacheReady/);
-		assert.deepEqual(harbor.computed, { status: 'creating' });
+		assert.deepEqual(harbor.computed, { status: 'provisioning' });
 		assert.equal(find(list, 'HarborCluster', 'harbor-prod').state, 'healthy');
 		assert.equal(find(list, 'HarborCluster', 'harbor-dr').tone, 'error');
 	});
@@ -109,7 +109,7 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 		const lines = result.stdout.trim().split('\n');
 		assert.match(lines[0], /^KIND\s+NAMESPACE\/NAME\s+STATE\s+MESSAGE$/);
 		assert.equal(lines.length, 4);
-		assert.match(lines[1], /HarborCluster\s+harbor-system\/harbor\s+creating/);
+		assert.match(lines[1], /HarborCluster\s+harbor-system\/harbor\s+provisioning/);
 	});
 
 	it('exits 1 with --fail-on when an object is in error, 0 when none is', () => {

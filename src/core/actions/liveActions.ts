@@ -75,6 +75,16 @@ export const liveActions: Readonly<Record<LiveActionId, LiveAction>> = {
 	},
 };
 
+/** The JSON merge patch a Flux reconcile sends: the annotation Flux's controllers watch, set to the request time. */
+export function fluxReconcilePatch(requestedAt: string): Record<string, unknown> {
+	return { metadata: { annotations: { 'reconcile.fluxcd.io/requestedAt': requestedAt } } };
+}
+
+/** The JSON merge patch a Flux suspend (true) or resume (false) sends. */
+export function fluxSuspendPatch(suspended: boolean): Record<string, unknown> {
+	return { spec: { suspend: suspended } };
+}
+
 /** The object an action is about, as messages name it. */
 export interface ActionSubject {
 	readonly kind: string;

@@ -577,7 +577,7 @@ const fleetExplanations: readonly Explanation[] = [
 		term: 'gitJobStatus',
 		kinds: ['GitRepo'],
 		meaning:
-			'The kstatus status of the job that clones the repository; anything but Current shows the GitRepo as GitUpdating.',
+			'The kstatus status of the job that clones the repository; anything but Current shows the GitRepo as GitUpdating. Fleet releases that do not write this field never force GitUpdating, so without it the state is what their controller wrote.',
 		action: '',
 		source: 'rancher/fleet gitjob_controller.go, status_controller.go',
 	},
@@ -870,22 +870,22 @@ const harborExplanations: readonly Explanation[] = [
 	{
 		system: 'harbor',
 		category: 'state',
-		term: 'creating',
+		term: 'provisioning',
 		kinds: ['HarborCluster'],
 		meaning:
-			'None of the four dependency conditions is False, but not all are True yet. Harbor itself is deployed only after storage, database and cache are ready.',
+			'None of the four dependency conditions is False, but not all are True yet; the operator\'s docs call this state "creating". Harbor itself is deployed only after storage, database and cache are ready.',
 		action: `Wait. If it lasts: ${harborDependencyAction}`,
-		source: harborOverallSource,
+		source: `${harborStatusCode} (overallStatus); ${harborOverallSource}`,
 	},
 	{
 		system: 'harbor',
 		category: 'state',
-		term: 'provisioning',
+		term: 'creating',
 		kinds: ['HarborCluster'],
 		meaning:
-			"The word the operator's code writes for the state its docs call creating: not all four dependency conditions are True and none is False.",
+			"The word the operator's docs use for the state its code writes and kubectl get shows as provisioning.",
 		action: `Wait. If it lasts: ${harborDependencyAction}`,
-		source: harborStatusCode,
+		source: harborOverallSource,
 	},
 	{
 		system: 'harbor',
@@ -913,6 +913,18 @@ const harborExplanations: readonly Explanation[] = [
 		meaning: 'A Harbor component has Failed True: its last reconcile failed.',
 		action: 'Read the Failed condition message and the harbor-operator logs.',
 		source: harborComponentCode,
+	},
+	{
+		system: 'harbor',
+		category: 'state',
+		term: 'Unknown',
+		kinds: ['Harbor'],
+		meaning:
+			'The Harbor has neither a Failed nor an InProgress condition, whatever else it says: the HarborCluster controller reports "The ready condition of harbor.goharbor.io is empty" until the Harbor controller writes them.',
+		action:
+			'Wait a few minutes; if it stays, check that harbor-operator is running and read its logs.',
+		source:
+			'goharbor/harbor-operator pkg/cluster/controllers/harbor/harbor.go (harborClusterCRStatus)',
 	},
 	{
 		system: 'harbor',

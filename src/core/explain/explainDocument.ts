@@ -1,6 +1,7 @@
 import { explain } from '../catalog/explanations.ts';
 import { readConditions } from '../model/condition.ts';
 import { getString } from '../model/object.ts';
+import { noHealthSentence } from '../status/argocdHealth.ts';
 import { toneRank } from '../status/result.ts';
 import type { ResourceGraph } from '../tree/model.ts';
 import type { TreeNode } from '../tree/treeNode.ts';
@@ -265,7 +266,7 @@ export function explainNodeMarkdown(
 		lines.push(
 			health
 				? `- Argo CD health: **${field(health.status)}**${said(health.message)}`
-				: '- Argo CD has no health check for this kind.',
+				: `- Argo CD: ${noHealthSentence(object)}.`,
 		);
 		lines.push('');
 	}

@@ -1,6 +1,7 @@
 import { explain } from '../catalog/explanations.ts';
 import { readConditions, type Condition } from '../model/condition.ts';
 import { refOf } from '../model/object.ts';
+import { noHealthSentence } from '../status/argocdHealth.ts';
 import type { StatusResult } from '../status/result.ts';
 import { hoverTextLimit } from '../text/limits.ts';
 import { escapeMarkdown } from '../text/markdown.ts';
@@ -102,7 +103,7 @@ export function objectTooltipMarkdown(
 			: '';
 	const health = result.health
 		? `Argo CD: ${escapeMarkdown(result.health.status)}${result.health.message && !repeats(result.health.message, key) ? ` — ${escapeMarkdown(result.health.message, 300)}` : ''}`
-		: 'Argo CD: no health check for this kind';
+		: `Argo CD: ${noHealthSentence(object)}`;
 	lines.push('', `kstatus: ${escapeMarkdown(result.kstatus.status)}${kstatusMessage} · ${health}`);
 	if (sources.length > 0) {
 		const first = sources[0];

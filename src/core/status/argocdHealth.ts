@@ -21,16 +21,10 @@ export interface HealthOptions {
 	 */
 	readonly engine?: HealthEngine;
 	/**
-	 * Whether health overrides run before the Go checks (default true): Argo CD's built-in Lua checks and, if
-	 * `applicationHealth` allows, the Application check. False is `GetResourceHealth(obj, nil)`.
+	 * Whether Argo CD's built-in Lua checks run before the Go checks (default true). False is
+	 * `GetResourceHealth(obj, nil)`.
 	 */
 	readonly overrides?: boolean;
-	/**
-	 * Whether argoproj.io Applications get the health check Argo CD documents for app-of-apps
-	 * (`resource.customizations.health.argoproj.io_Application`, health from status.health). Default true;
-	 * Argo CD itself ships none, so without it an Application has no health.
-	 */
-	readonly applicationHealth?: boolean;
 }
 
 interface Gvk {
@@ -873,13 +867,13 @@ function luaTypeOf(value: unknown): string {
 }
 
 /** `value.key`: tables index, strings yield nil (their metatable has none of these keys), the rest fail. */
-function luaIndex(value: unknown, key: string, expression: string): unknown {
+function luaIndex(value: unknown, key: string): unknown {
 	if (isRecord(value)) {
 		const field = value[key];
 		return field === null ? undefined : field;
 	}
 	if (Array.isArray(value) || typeof value === 'string') return undefined;
-	throw new LuaError(`attempt to index a ${luaTypeOf(value)} value (${expression})`);
+	throw new LuaError(`attempt to index a non-table object(${luaTypeOf(value)}) with key '${key}'`);
 }
 
 // Argo CD hands JSON lists to Lua through gopher-lua's LTable.Append, which skips nil: a list's nulls are squeezed
@@ -891,29 +885,29 @@ function withoutNulls(list: readonly unknown[]): readonly unknown[] {
 }
 
 /** The elements `ipairs` visits: a JSON list without its nulls; a JSON object has no integer keys. */
-function luaIpairs(value: unknown, expression: string): readonly unknown[] {
+function luaIpairs(value: unknown): readonly unknown[] {
 	if (Array.isArray(value)) return withoutNulls(value);
 	if (isRecord(value)) return [];
-	throw new LuaError(
-		`bad argument #1 to ipairs (table expected, got ${luaTypeOf(value)}) (${expression})`,
-	);
+	throw new LuaError(`bad argument #1 to ipairs (table expected, got ${luaTypeOf(value)})`);
 }
 
 /** `#value` (and table.getn): a list's length without its nulls, 0 for a JSON object, a string's length. */
-function luaLength(value: unknown, expression: string): number {
+function luaLength(value: unknown): number {
 	if (Array.isArray(value)) return withoutNulls(value).length;
 	if (isRecord(value)) return 0;
 	if (typeof value === 'string') return value.length;
-	throw new LuaError(`attempt to get length of a ${luaTypeOf(value)} value (${expression})`);
+	throw new LuaError(`attempt to get length of a ${luaTypeOf(value)} value`);
 }
 
 function luaConcat(left: unknown, right: unknown): string {
-	for (const value of [left, right]) {
-		if (typeof value !== 'string' && typeof value !== 'number') {
-			throw new LuaError(`attempt to concatenate a ${luaTypeOf(value)} value`);
-		}
+	const joinable = (value: unknown): value is string | number =>
+		typeof value === 'string' || typeof value === 'number';
+	if (!joinable(left) || !joinable(right)) {
+		throw new LuaError(
+			`cannot perform concat operation between ${luaTypeOf(left)} and ${luaTypeOf(right)}`,
+		);
 	}
-	return `${left as string | number}${right as string | number}`;
+	return `${left}${right}`;
 }
 
 function luaLessThan(left: unknown, right: unknown): boolean {
@@ -942,19 +936,19 @@ function luaHealth(status: unknown, message: unknown): HealthResult {
 
 // resource_customizations/batch/CronJob/health.lua. A suspended CronJob is Healthy on purpose (argo-cd#24428).
 const cronJobLua: LuaCheck = (object) => {
-	if (luaIndex(luaIndex(object, 'spec', 'obj'), 'suspend', 'obj.spec') === true) {
+	if (luaIndex(luaIndex(object, 'spec'), 'suspend') === true) {
 		return health('Healthy', 'CronJob is Suspended');
 	}
-	const status = luaIndex(object, 'status', 'obj');
+	const status = luaIndex(object, 'status');
 	if (status === undefined) return health('Progressing', 'Waiting for CronJob');
-	const lastSchedule = luaIndex(status, 'lastScheduleTime', 'obj.status');
+	const lastSchedule = luaIndex(status, 'lastScheduleTime');
 	if (lastSchedule === undefined) return health('Healthy', 'CronJob has not been scheduled yet');
-	const lastSuccess = luaIndex(status, 'lastSuccessfulTime', 'obj.status');
+	const lastSuccess = luaIndex(status, 'lastSuccessfulTime');
 	if (lastSuccess === undefined) {
 		return health('Healthy', 'The CronJob never completed successfully. It may not be healthy');
 	}
-	const active = luaIndex(status, 'active', 'obj.status');
-	if (active !== undefined && luaLength(active, 'obj.status.active') > 0) {
+	const active = luaIndex(status, 'active');
+	if (active !== undefined && luaLength(active) > 0) {
 		return health('Healthy', 'The job is running. Its last execution may not have been successful');
 	}
 	// RFC 3339 strings in one zone compare in time order as plain strings.
@@ -967,13 +961,13 @@ const cronJobLua: LuaCheck = (object) => {
 // resource_customizations/policy/PodDisruptionBudget/health.lua: InsufficientPods is allowed (argo-cd#20171).
 const pdbLua: LuaCheck = (object) => {
 	let result = health('Progressing', 'Waiting for status');
-	const status = luaIndex(object, 'status', 'obj');
+	const status = luaIndex(object, 'status');
 	if (status === undefined) return result;
-	const conditions = luaIndex(status, 'conditions', 'obj.status');
+	const conditions = luaIndex(status, 'conditions');
 	if (conditions === undefined) return result;
-	for (const condition of luaIpairs(conditions, 'obj.status.conditions')) {
-		const reason = luaIndex(condition, 'reason', 'condition');
-		if (luaIndex(condition, 'status', 'condition') === 'False' && reason !== 'InsufficientPods') {
+	for (const condition of luaIpairs(conditions)) {
+		const reason = luaIndex(condition, 'reason');
+		if (luaIndex(condition, 'status') === 'False' && reason !== 'InsufficientPods') {
 			return health('Degraded', luaConcat('PodDisruptionBudget has ', reason));
 		}
 		result = health('Healthy', luaConcat('PodDisruptionBudget has ', reason));
@@ -983,13 +977,11 @@ const pdbLua: LuaCheck = (object) => {
 
 // resource_customizations/apiextensions.k8s.io/CustomResourceDefinition/health.lua.
 const crdLua: LuaCheck = (object) => {
-	if (
-		luaIndex(luaIndex(object, 'metadata', 'obj'), 'deletionTimestamp', 'obj.metadata') !== undefined
-	) {
+	if (luaIndex(luaIndex(object, 'metadata'), 'deletionTimestamp') !== undefined) {
 		return health('Progressing', 'CRD is terminating');
 	}
-	const conditions = luaIndex(luaIndex(object, 'status', 'obj'), 'conditions', 'obj.status');
-	if (conditions === undefined || luaLength(conditions, 'obj.status.conditions') === 0) {
+	const conditions = luaIndex(luaIndex(object, 'status'), 'conditions');
+	if (conditions === undefined || luaLength(conditions) === 0) {
 		return health('Progressing', 'Status conditions not found');
 	}
 	if (!Array.isArray(conditions)) {
@@ -999,32 +991,29 @@ const crdLua: LuaCheck = (object) => {
 	for (const condition of conditions as readonly unknown[]) {
 		// `pairs` skips nil entries rather than stopping at them.
 		if (condition === null) continue;
-		const type = luaIndex(condition, 'type', 'condition');
-		const status = luaIndex(condition, 'status', 'condition');
+		const type = luaIndex(condition, 'type');
+		const status = luaIndex(condition, 'status');
 		if (type === 'Terminating' && status === 'True') {
 			return health(
 				'Progressing',
-				luaConcat('CRD is terminating: ', luaIndex(condition, 'message', 'condition')),
+				luaConcat('CRD is terminating: ', luaIndex(condition, 'message')),
 			);
 		}
 		if (type === 'NamesAccepted' && status === 'False') {
 			return health(
 				'Degraded',
-				luaConcat(
-					'CRD names have not been accepted: ',
-					luaIndex(condition, 'message', 'condition'),
-				),
+				luaConcat('CRD names have not been accepted: ', luaIndex(condition, 'message')),
 			);
 		}
 		if (type === 'NonStructuralSchema' && status === 'True') {
 			return health(
 				'Degraded',
-				luaConcat('Schema violations found: ', luaIndex(condition, 'message', 'condition')),
+				luaConcat('Schema violations found: ', luaIndex(condition, 'message')),
 			);
 		}
 		if (type === 'Established') {
 			if (status === 'True') established = true;
-			else if (luaIndex(condition, 'reason', 'condition') === 'Installing') {
+			else if (luaIndex(condition, 'reason') === 'Installing') {
 				return health('Progressing', 'CRD is being installed');
 			}
 		}
@@ -1100,33 +1089,32 @@ const fluxLuaRules = {
 function fluxLua(rule: FluxLuaRule): LuaCheck {
 	return (object) => {
 		if (rule.suspend || rule.oci) {
-			const spec = luaIndex(object, 'spec', 'obj');
-			if (rule.suspend && luaIndex(spec, 'suspend', 'obj.spec') === true) {
-				return health('Suspended', luaConcat(luaIndex(object, 'kind', 'obj'), ' is suspended'));
+			const spec = luaIndex(object, 'spec');
+			if (rule.suspend && luaIndex(spec, 'suspend') === true) {
+				return health('Suspended', luaConcat(luaIndex(object, 'kind'), ' is suspended'));
 			}
-			if (rule.oci && luaIndex(spec, 'type', 'obj.spec') === 'oci') {
+			if (rule.oci && luaIndex(spec, 'type') === 'oci') {
 				return health(
 					'Healthy',
 					"Helm repositories of type 'oci' do not contain any information in the status.",
 				);
 			}
 		}
-		const status = luaIndex(object, 'status', 'obj');
-		const conditions =
-			status === undefined ? undefined : luaIndex(status, 'conditions', 'obj.status');
+		const status = luaIndex(object, 'status');
+		const conditions = status === undefined ? undefined : luaIndex(status, 'conditions');
 		if (conditions === undefined) return health('Progressing', 'Status unknown');
 		let progressing = 0;
 		let succeeded = 0;
 		let message: unknown = '';
-		for (const condition of luaIpairs(conditions, 'obj.status.conditions')) {
-			const type = luaIndex(condition, 'type', 'condition');
-			const conditionStatus = luaIndex(condition, 'status', 'condition');
+		for (const condition of luaIpairs(conditions)) {
+			const type = luaIndex(condition, 'type');
+			const conditionStatus = luaIndex(condition, 'status');
 			if (type === 'Ready') {
 				if (conditionStatus === 'True') succeeded++;
 				else if (conditionStatus === rule.readyProgressing) progressing++;
-				message = luaIndex(condition, 'reason', 'condition');
+				message = luaIndex(condition, 'reason');
 			} else if (type === 'Reconciling' && conditionStatus === 'True') {
-				const reason = luaIndex(condition, 'reason', 'condition');
+				const reason = luaIndex(condition, 'reason');
 				if (
 					rule.reconcilingReasons === undefined ||
 					rule.reconcilingReasons.has(reason as string)
@@ -1134,7 +1122,7 @@ function fluxLua(rule: FluxLuaRule): LuaCheck {
 					progressing++;
 				}
 			} else if (rule.artifact && type === 'ArtifactOutdated' && conditionStatus === 'True') {
-				message = luaConcat(message, luaConcat(' ', luaIndex(condition, 'reason', 'condition')));
+				message = luaConcat(message, luaConcat(' ', luaIndex(condition, 'reason')));
 			} else if (rule.artifact && type === 'ArtifactInStorage' && conditionStatus === 'True') {
 				succeeded++;
 			} else if (rule.release && (type === 'Released' || type === 'TestSuccess')) {
@@ -1147,25 +1135,6 @@ function fluxLua(rule: FluxLuaRule): LuaCheck {
 	};
 }
 
-// Argo CD docs (operator-manual/health.md, "Argocd App"): the app-of-apps health customization, not built in.
-const applicationLua: LuaCheck = (object) => {
-	let status: unknown = 'Progressing';
-	let message: unknown = '';
-	const appStatus = luaIndex(object, 'status', 'obj');
-	if (appStatus !== undefined) {
-		const appHealth = luaIndex(appStatus, 'health', 'obj.status');
-		if (appHealth !== undefined) {
-			status = luaIndex(appHealth, 'status', 'obj.status.health');
-			const text = luaIndex(appHealth, 'message', 'obj.status.health');
-			if (text !== undefined) message = text;
-		}
-	}
-	return luaHealth(status, message);
-};
-
-const applicationGroup = 'argoproj.io';
-const applicationKind = 'Application';
-
 // The built-in health.lua scripts this engine carries, keyed by "group/Kind" (lua.GetConfigMapKey).
 const luaChecks = new KindTable<LuaCheck>([
 	['batch/CronJob', cronJobLua],
@@ -1174,24 +1143,34 @@ const luaChecks = new KindTable<LuaCheck>([
 	...Object.entries(fluxLuaRules).map(([key, rule]): [string, LuaCheck] => [key, fluxLua(rule)]),
 ]);
 
-// util/lua GetHealthScript: the health override for a kind, if any runs at all.
+// util/lua GetHealthScript: the built-in health override for a kind, if any runs at all.
 function overrideFor(gvk: Gvk, options: HealthOptions | undefined): LuaCheck | undefined {
 	if (!(options?.overrides ?? true)) return undefined;
-	if (gvk.group === applicationGroup && gvk.kind === applicationKind) {
-		return (options?.applicationHealth ?? true) ? applicationLua : undefined;
-	}
 	return luaChecks.get(gvk.group, gvk.kind);
 }
 
-function luaHealthOf(check: LuaCheck, object: Record<string, unknown>, key: string): HealthResult {
+// Argo CD shows a Lua runtime error as the interpreter words it, with nothing before it.
+function luaHealthOf(check: LuaCheck, object: Record<string, unknown>): HealthResult {
 	try {
 		return check(object);
 	} catch (error) {
 		if (error instanceof LuaError) {
-			return health('Unknown', `health.lua for ${key}: ${error.message}`);
+			return health('Unknown', error.message);
 		}
 		throw error;
 	}
+}
+
+/**
+ * What to say where Argo CD assesses no health for an object (computeHealth returned null). Argo CD 1.8 removed the
+ * Application check (docs operator-manual/upgrading/1.7-1.8.md); only a resource customization in argocd-cm brings
+ * it back, so a default Argo CD gives an Application no health of its own.
+ */
+export function noHealthSentence(object: unknown): string {
+	const gvk = isRecord(object) ? gvkOf(object) : emptyGvk;
+	return gvk.group === 'argoproj.io' && gvk.kind === 'Application'
+		? 'a default Argo CD (1.8 and later) assesses no health for an Application'
+		: 'no health check for this kind';
 }
 
 /**
@@ -1214,7 +1193,7 @@ export function computeHealth(
 		const gvk = gvkOf(object);
 		const lua = overrideFor(gvk, options);
 		if (lua !== undefined) {
-			return luaHealthOf(lua, object, gvk.group === '' ? gvk.kind : `${gvk.group}/${gvk.kind}`);
+			return luaHealthOf(lua, object);
 		}
 		const entry = goChecks.get(gvk.group, gvk.kind);
 		return entry === undefined

@@ -518,9 +518,10 @@ function parentVerdict(
 	let state: string;
 	let tone: Tone;
 	let stateMessage = '';
-	const gitJobStatus = getString(object, 'status', 'gitJobStatus') ?? '';
-	if (kind === 'GitRepo' && gitJobStatus !== 'Current') {
-		// status_controller.go forces GitUpdating whenever the clone job is not Current.
+	const gitJobStatus = getString(object, 'status', 'gitJobStatus');
+	// status_controller.go forces GitUpdating whenever the clone job is not Current. A release that writes no
+	// gitJobStatus does not, so without the field the state stays what that controller wrote.
+	if (kind === 'GitRepo' && gitJobStatus !== undefined && gitJobStatus !== 'Current') {
 		state = 'GitUpdating';
 		stateMessage =
 			gitJobStatus === ''

@@ -564,7 +564,7 @@ export function fleetStatusFrozen(kind: string, object: unknown): boolean {
 
 /**
  * The status the GitRepo status controller writes: StatusBase from the repo's BDs; display.state "GitUpdating" while
- * status.gitJobStatus is not "Current"; and the first (by UID) Bundle of the repo whose Ready is False replaces the
+ * status.gitJobStatus is not "Current" (a release that writes no gitJobStatus never forces it); and the first (by UID) Bundle of the repo whose Ready is False replaces the
  * Ready condition, which surfaces rendering errors that leave no BDs (setReadyStatusFromBundle).
  */
 export function gitRepoStatusOf(
@@ -583,8 +583,9 @@ export function gitRepoStatusFrom(
 	bundles: readonly unknown[],
 	bundlesKnown: boolean,
 ): GitRepoComputed {
+	const gitJobStatus = getString(gitRepo, 'status', 'gitJobStatus');
 	const display =
-		getString(gitRepo, 'status', 'gitJobStatus') === 'Current'
+		gitJobStatus === undefined || gitJobStatus === 'Current'
 			? base.display
 			: { ...base.display, state: 'GitUpdating' };
 	let readyCondition = base.readyCondition;

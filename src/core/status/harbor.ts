@@ -7,8 +7,11 @@ import {
 import { getPath, getString, isRecord } from '../model/object.ts';
 import { type SystemVerdict, type Tone, verdictOf } from './result.ts';
 
-/** HarborCluster overall states, as harbor-operator docs "Harbor cluster controller", "Overall status" name them. */
-export type HarborState = 'healthy' | 'unhealthy' | 'creating';
+/**
+ * HarborCluster overall states, the words the operator writes into `.status.status` and `kubectl get` shows
+ * (harbor-operator controllers/goharbor/harborcluster/status.go). Its docs call `provisioning` "creating".
+ */
+export type HarborState = 'healthy' | 'unhealthy' | 'provisioning';
 
 /** The four dependency conditions that decide the overall status; ConfigurationReady is deliberately not one. */
 export const harborDependencyConditions = [
@@ -21,10 +24,14 @@ export const harborDependencyConditions = [
 const harborTones: Readonly<Record<HarborState, Tone>> = {
 	healthy: 'ok',
 	unhealthy: 'error',
-	creating: 'progressing',
+	provisioning: 'progressing',
 };
 
 const verdict = verdictOf.bind(undefined, 'harbor');
+
+// harbor-operator pkg/cluster/controllers/harbor/harbor.go harborClusterCRStatus, word for word.
+const harborEmptyStatusMessage =
+	'The ready condition of harbor.goharbor.io is empty. Please wait for minutes.';
 
 /** What harbor-operator would write into `.status.status` for these conditions (harborcluster/status.go overallStatus). */
 export function harborOverallStatusOf(object: unknown): HarborState {
@@ -41,7 +48,7 @@ function overallStateOf(conditions: readonly Condition[]): HarborState {
 		else if (condition.status === 'False') anyFalse = true;
 	}
 	if (trueCount >= harborDependencyConditions.length) return 'healthy';
-	return anyFalse ? 'unhealthy' : 'creating';
+	return anyFalse ? 'unhealthy' : 'provisioning';
 }
 
 /**
@@ -64,21 +71,20 @@ export function computeHarborStatus(
 			true,
 		);
 	}
-	if (getString(object, 'kind') !== 'HarborCluster') {
-		return computeHarborComponentStatus(conditionList, observed);
-	}
+	const kind = getString(object, 'kind');
+	if (kind !== 'HarborCluster') return computeHarborComponentStatus(kind, conditionList, observed);
 	const { conditions, problems } = conditionList;
 	if (problems.length > 0) {
 		return verdict('Unknown', 'unknown', problems.join('; '), [...problems], observed);
 	}
 	const computed = overallStateOf(conditions);
 	const written = getString(object, 'status', 'status');
-	// The operator's code writes "provisioning" where its docs say "creating": both mean the same state.
+	// The operator's docs say "creating" where its code writes "provisioning": both mean the same state.
 	const writtenState: HarborState | undefined =
-		written === 'healthy' || written === 'unhealthy'
+		written === 'healthy' || written === 'unhealthy' || written === 'provisioning'
 			? written
-			: written === 'creating' || written === 'provisioning'
-				? 'creating'
+			: written === 'creating'
+				? 'provisioning'
 				: undefined;
 	const state = writtenState ?? computed;
 	const reasons: string[] = [];
@@ -104,7 +110,7 @@ export function computeHarborStatus(
 			? dependencies.length
 				? `Waiting for ${pending.join(', ')}; the Harbor service is deployed only after ${dependencies.join(', ')}`
 				: 'Waiting for ServiceReady: the dependencies are ready and Harbor itself is being deployed'
-			: 'Creating';
+			: 'Provisioning';
 	}
 	for (const type of harborDependencyConditions) {
 		const condition = findCondition(conditions, type);
@@ -127,7 +133,7 @@ export function computeHarborStatus(
 		);
 	}
 	if (!observed) {
-		reasons.unshift('The object carries no status: the operator starts in "creating".');
+		reasons.unshift('The object carries no status: the operator starts in "provisioning".');
 	}
 	return {
 		system: 'harbor',
@@ -142,6 +148,7 @@ export function computeHarborStatus(
 
 /** Harbor component CRs (Harbor, Core, Registry, ...) carry kstatus-style InProgress/Failed conditions. */
 function computeHarborComponentStatus(
+	kind: string | undefined,
 	conditionList: ConditionList,
 	observed: boolean,
 ): SystemVerdict {
@@ -175,6 +182,17 @@ function computeHarborComponentStatus(
 			'unknown',
 			'No status yet',
 			['The object carries no status.'],
+			observed,
+		);
+	}
+	if (kind === 'Harbor' && !failed && !inProgress) {
+		return verdict(
+			'Unknown',
+			'progressing',
+			harborEmptyStatusMessage,
+			[
+				'The Harbor has neither a Failed nor an InProgress condition: the HarborCluster controller reports its service as Unknown until the Harbor controller writes them.',
+			],
 			observed,
 		);
 	}

@@ -588,14 +588,11 @@ function verdictOf(
 	try {
 		return evaluate(object, options?.now, decoded);
 	} catch (error) {
-		// Compute's errors are data here; anything else would be a bug, still never surfaced as a throw.
+		// A Compute error reads as kstatus prints it (err.Error(), no prefix); anything else would be a bug.
 		const text = error instanceof Error ? error.message : String(error);
 		return {
 			status: 'Unknown',
-			message:
-				error instanceof ComputeError
-					? `kstatus cannot compute status: ${text}`
-					: `kstatus failed: ${text}`,
+			message: error instanceof ComputeError ? text : `kstatus failed: ${text}`,
 		};
 	}
 }

@@ -239,7 +239,7 @@ export function harborDisagreementOf(object: unknown, computed: unknown): string
 	const written = getString(object, 'status', 'status');
 	const recomputed = getString(computed, 'status');
 	if (written === undefined || recomputed === undefined) return undefined;
-	const normalized = written === 'provisioning' ? 'creating' : written;
+	const normalized = written === 'creating' ? 'provisioning' : written;
 	if (normalized === recomputed) return undefined;
 	return `The operator wrote ${written}, but the dependency conditions say ${recomputed}.`;
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeHealth } from '../../../../src/core/status/argocdHealth.ts';
+import { objectTooltipMarkdown } from '../../../../src/core/explain/tooltip.ts';
+import { computeHealth, noHealthSentence } from '../../../../src/core/status/argocdHealth.ts';
+import { computeStatus } from '../../../../src/core/status/registry.ts';
 
 type Json = Record<string, unknown>;
 
@@ -633,36 +635,30 @@ describe('Argo CD PVC, Service, Ingress, HPA, APIService and Workflow health', (
 	});
 });
 
-describe('Argo CD Application health (documented app-of-apps check)', () => {
+describe('Argo CD Application health (removed in Argo CD 1.8)', () => {
 	const app = (status?: unknown) =>
 		object('argoproj.io/v1alpha1', 'Application', status === undefined ? {} : { status });
 
-	it('takes an Application health from status.health', () => {
-		assert.deepEqual(
+	it('gives an Application no health of its own, whatever its status.health says', () => {
+		assert.equal(
 			computeHealth(app({ health: { status: 'Degraded', message: 'child broken' } })),
-			{
-				status: 'Degraded',
-				message: 'child broken',
-			},
+			null,
 		);
+		assert.equal(computeHealth(app()), null);
 	});
 
-	it('calls an Application without health Progressing', () => {
-		assert.deepEqual(computeHealth(app()), { status: 'Progressing', message: '' });
-	});
-
-	it('reports Unknown for a health status Argo CD does not know', () => {
-		assert.deepEqual(computeHealth(app({ health: { status: 'Great' } })), {
-			status: 'Unknown',
-			message: 'Lua returned an invalid health status',
-		});
-		assert.equal(computeHealth(app({ health: {} }))?.status, 'Unknown');
-	});
-
-	it('has no Application health when the customization is off, as in stock Argo CD', () => {
+	it('says in the tooltip that a default Argo CD assesses no health for an Application', () => {
 		const input = app({ health: { status: 'Healthy' } });
-		assert.equal(computeHealth(input, { applicationHealth: false }), null);
-		assert.equal(computeHealth(input, { overrides: false }), null);
+		const tooltip = objectTooltipMarkdown(input, computeStatus(input));
+		assert.match(
+			tooltip,
+			/Argo CD: a default Argo CD \(1\.8 and later\) assesses no health for an Application/,
+		);
+		assert.doesNotMatch(tooltip, /Argo CD: Healthy/);
+	});
+
+	it('keeps the plain sentence for other kinds without a check', () => {
+		assert.equal(noHealthSentence(object('v1', 'ConfigMap')), 'no health check for this kind');
 	});
 });
 
@@ -700,10 +696,8 @@ describe('Argo CD built-in Lua: CronJob, PodDisruptionBudget, CustomResourceDefi
 	it('reports Unknown with the Lua error for a CronJob without spec', () => {
 		const result = computeHealth(object('batch/v1', 'CronJob'));
 		assert.equal(result?.status, 'Unknown');
-		assert.match(
-			result?.message ?? '',
-			/^health\.lua for batch\/CronJob: attempt to index a nil value/,
-		);
+		// Argo CD shows gopher-lua's own words, with no prefix naming the script.
+		assert.equal(result?.message, "attempt to index a non-table object(nil) with key 'suspend'");
 	});
 
 	it('runs no Lua when overrides are off, so a CronJob has no health', () => {
@@ -739,7 +733,7 @@ describe('Argo CD built-in Lua: CronJob, PodDisruptionBudget, CustomResourceDefi
 	it('reports Unknown for a PodDisruptionBudget condition without reason (Lua cannot concatenate nil)', () => {
 		const result = computeHealth(pdb({ type: 'DisruptionAllowed', status: 'True' }));
 		assert.equal(result?.status, 'Unknown');
-		assert.match(result?.message ?? '', /attempt to concatenate a nil value/);
+		assert.equal(result?.message, 'cannot perform concat operation between string and nil');
 	});
 
 	const crd = (status: unknown) =>
@@ -951,7 +945,7 @@ describe('Argo CD built-in Lua: Flux toolkit kinds', () => {
 	it('reports Unknown when a Flux Lua check would fail on a missing spec', () => {
 		const result = computeHealth(object('source.toolkit.fluxcd.io/v1', 'GitRepository'));
 		assert.equal(result?.status, 'Unknown');
-		assert.match(result?.message ?? '', /attempt to index a nil value \(obj\.spec\)/);
+		assert.equal(result?.message, "attempt to index a non-table object(nil) with key 'suspend'");
 	});
 
 	it('reports Unknown when Lua would hand a non-string message back to Go', () => {

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse, parseAllDocuments } from 'yaml';
+import { diagnoseManifest } from '../../../../src/core/manifest/diagnose.ts';
 import { getPath, getString, isRecord } from '../../../../src/core/model/object.ts';
 import {
 	computeFleetRollups,
@@ -334,6 +335,25 @@ describe('Fleet badge for one object (computeFleetStatus)', () => {
 		assert.equal(result.tone, 'progressing');
 	});
 
+	it('keeps what a Fleet release without status.gitJobStatus wrote, instead of forcing GitUpdating', () => {
+		const written = {
+			display: { state: 'ErrApplied', message: 'helm failed', readyBundleDeployments: '1/2' },
+			conditions: [{ type: 'Ready', status: 'False', message: 'ErrApplied(1) [Bundle shop-web]' }],
+		};
+		const result = computeFleetStatus(gitRepo(written));
+		assert.deepEqual([result.state, result.tone], ['ErrApplied', 'error']);
+		assert.ok(!result.reasons.some((reason) => reason.includes('not been cloned')));
+		const yaml = [
+			`apiVersion: ${api}`,
+			'kind: GitRepo',
+			'metadata: {name: shop, namespace: fleet-default}',
+			'spec: {repo: "https://example.invalid/shop"}',
+			`status: ${JSON.stringify(written)}`,
+		].join('\n');
+		const codes = diagnoseManifest(yaml).map((finding) => finding.code);
+		assert.ok(codes.includes('status-err-applied'), codes.join(', '));
+	});
+
 	it("shows the bundles' worst state once the git job is Current", () => {
 		const result = computeFleetStatus(
 			gitRepo({
@@ -649,6 +669,18 @@ describe('Fleet roll-ups (computeFleetRollups)', () => {
 			message: 'ErrApplied(1) [Bundle shop-web: helm failed]',
 		});
 		assert.equal(computed.underivable, undefined);
+	});
+
+	it('recomputes the display state from the BDs when the GitRepo has no gitJobStatus (no forced GitUpdating)', () => {
+		const { repo, objects } = gitRepoInput();
+		const older = { ...repo, status: { display: { state: 'ErrApplied' } } };
+		const computed = computeFleetRollups([older, ...objects.slice(1)]).get(older);
+		assert.ok(computed?.kind === 'GitRepo');
+		assert.equal(computed.display.state, 'ErrApplied');
+		const running = { ...repo, status: { gitJobStatus: 'InProgress' } };
+		const updating = computeFleetRollups([running, ...objects.slice(1)]).get(running);
+		assert.ok(updating?.kind === 'GitRepo');
+		assert.equal(updating.display.state, 'GitUpdating');
 	});
 
 	it('names the failing cluster in the Bundle Ready message and notes what the BDs cannot tell', () => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { objectTooltipMarkdown } from '../../../../src/core/explain/tooltip.ts';
 import { computeHarborStatus, harborOverallStatusOf } from '../../../../src/core/status/harbor.ts';
+import { computeStatus } from '../../../../src/core/status/registry.ts';
 
 function cluster(
 	conditions: Record<string, string>,
@@ -46,9 +48,9 @@ describe('Harbor status', () => {
 		assert.ok(result.reasons.some((reason) => reason.includes('does not count')));
 	});
 
-	it('is creating otherwise, naming the dependencies not yet True', () => {
+	it('is provisioning otherwise (the word kubectl get shows), naming the dependencies not yet True', () => {
 		const result = computeHarborStatus(cluster({ StorageReady: 'True', DatabaseReady: 'Unknown' }));
-		assert.equal(result.state, 'creating');
+		assert.equal(result.state, 'provisioning');
 		assert.equal(result.tone, 'progressing');
 		assert.match(result.message, /DatabaseReady, CacheReady, ServiceReady/);
 	});
@@ -71,18 +73,31 @@ describe('Harbor status', () => {
 		assert.equal(result.message, 'The operator reports healthy, but StorageReady is not True');
 	});
 
-	it('shows the operator word provisioning as creating', () => {
-		assert.equal(computeHarborStatus(cluster({}, 'provisioning')).state, 'creating');
+	it('keeps the word the operator writes, provisioning, and reads the docs word creating as it', () => {
+		const written = computeHarborStatus(cluster({}, 'provisioning'));
+		assert.deepEqual(
+			[written.state, written.computed],
+			['provisioning', { status: 'provisioning' }],
+		);
+		assert.ok(!written.reasons.some((reason) => reason.includes('stale')));
+		assert.equal(computeHarborStatus(cluster({}, 'creating')).state, 'provisioning');
 	});
 
-	it('starts a HarborCluster without status in creating', () => {
+	it('says in the tooltip that the operator docs call provisioning "creating"', () => {
+		const object = cluster({ StorageReady: 'True' }, 'provisioning');
+		const tooltip = objectTooltipMarkdown(object, computeStatus(object));
+		assert.match(tooltip, /\*\*provisioning \\\(in progress\\\)\*\*/);
+		assert.match(tooltip, /docs call this state "creating"/);
+	});
+
+	it('starts a HarborCluster without status in provisioning', () => {
 		const result = computeHarborStatus({
 			apiVersion: 'goharbor.io/v1beta1',
 			kind: 'HarborCluster',
 			metadata: { name: 'h' },
 		});
-		assert.deepEqual([result.state, result.observed], ['creating', false]);
-		assert.deepEqual(result.computed, { status: 'creating' });
+		assert.deepEqual([result.state, result.observed], ['provisioning', false]);
+		assert.deepEqual(result.computed, { status: 'provisioning' });
 	});
 
 	it('says so when the written status disagrees with the conditions', () => {
@@ -96,5 +111,38 @@ describe('Harbor status', () => {
 		const object = cluster(allTrue, 'healthy');
 		(object.metadata as Record<string, unknown>).generation = 9;
 		assert.equal(computeHarborStatus(object).state, 'healthy');
+	});
+});
+
+describe('Harbor (goharbor.io Harbor) status, as the HarborCluster controller reads it', () => {
+	const harbor = (conditions: Record<string, string>) => ({
+		apiVersion: 'goharbor.io/v1beta1',
+		kind: 'Harbor',
+		metadata: { name: 'harbor', namespace: 'h' },
+		status: {
+			conditions: Object.entries(conditions).map(([type, status]) => ({ type, status })),
+		},
+	});
+
+	it('is Unknown with the operator message when neither Failed nor InProgress is there, even beside Ready=True', () => {
+		const result = computeHarborStatus(harbor({ Ready: 'True' }));
+		assert.deepEqual(
+			[result.state, result.tone, result.message],
+			[
+				'Unknown',
+				'progressing',
+				'The ready condition of harbor.goharbor.io is empty. Please wait for minutes.',
+			],
+		);
+	});
+
+	it('is Ready when Failed and InProgress are there and neither is True', () => {
+		const result = computeHarborStatus(harbor({ Failed: 'False', InProgress: 'False' }));
+		assert.equal(result.state, 'Ready');
+	});
+
+	it('reads a component other than Harbor as before: no InProgress or Failed True is Ready', () => {
+		const core = { ...harbor({ Ready: 'True' }), kind: 'Core' };
+		assert.equal(computeHarborStatus(core).state, 'Ready');
 	});
 });

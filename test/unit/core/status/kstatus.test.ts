@@ -719,3 +719,10 @@ describe('kstatus Augment', () => {
 		assert.deepEqual(conditions, [{ type: 'Reconciling', status: 'True' }]);
 	});
 });
+
+describe('kstatus errors', () => {
+	it('shows the error Compute returns as kstatus prints it, with no prefix of ours', () => {
+		const pod = object('v1', 'Pod', { status: { phase: 'Sleeping' } });
+		assert.deepEqual(computeKstatus(pod), { status: 'Unknown', message: 'unknown phase Sleeping' });
+	});
+});

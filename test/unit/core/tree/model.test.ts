@@ -779,7 +779,7 @@ describe('resource graph: Harbor, Flux, ASO', () => {
 	it('shows a HarborCluster with its four dependency conditions and the objects it owns', () => {
 		const graph = graphOf([harbor, ...owned]);
 		const node = find(graph, 'Workspace manifests', 'Harbor', 'HarborClusters', 'harbor');
-		assert.equal(node.description, 'creating · 2/4 dependencies · harbor-system');
+		assert.equal(node.description, 'provisioning · 2/4 dependencies · harbor-system');
 		const children = graph.children(node.id);
 		const dependencies = children.filter((child) => child.kind === 'dependency');
 		assert.deepEqual(

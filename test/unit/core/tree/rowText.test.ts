@@ -34,6 +34,7 @@ function stalledKustomization(name: string) {
 
 const updatingRepo = gitRepo('shop', {
 	status: {
+		gitJobStatus: 'InProgress',
 		readyClusters: 1,
 		desiredReadyClusters: 3,
 		conditions: [readyCondition('False', 'GitUpdating')],
