@@ -21,6 +21,7 @@ import { analyzeManifest, type AnalyzedObject, type ManifestAnalysis } from './a
 import { moveEntryFix, removeEntryFix, renameKeyFix, setScalarFix, type Fix } from './fixes.ts';
 import type { Located, ObjectPath, TreeNode } from './yamlTree.ts';
 import { explain } from '../catalog/explanations.ts';
+import { fleetCheckCodes, fleetCheckRules } from '../checks/fleetCodes.ts';
 import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { getInt64, int64Field } from '../model/int64.ts';
 import type { Range } from '../model/range.ts';
@@ -62,6 +63,7 @@ export const findingCodes = [
 	'status-out-of-sync',
 	'status-waiting-for-owner',
 	'status-wait-applied',
+	...fleetCheckCodes,
 ] as const;
 
 /** A finding code: links a diagnostic to its documentation and its quick fixes. */
@@ -170,6 +172,7 @@ export const findingRules: Readonly<
 		summary: 'Fleet has reported WaitApplied for longer than the threshold.',
 		severity: 'warning',
 	},
+	...fleetCheckRules,
 };
 
 /** One diagnostic: where, how bad, which rule, what to read, and the mechanical fixes if any. */

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { documentFleetFindings } from '../../core/checks/fleetTroubleshooting.ts';
 import { diagnoseManifest, listedFindings, type Finding } from '../../core/manifest/diagnose.ts';
+import { parseManifests } from '../../core/manifest/parse.ts';
 import { getRecord, isRecord } from '../../core/model/object.ts';
 import type { Range } from '../../core/model/range.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
@@ -89,6 +91,18 @@ export class ManifestDiagnostics implements vscode.Disposable {
 		];
 	}
 
+	/** Fleet's troubleshooting classes on the document's objects, the workspace being the input they belong to. */
+	private fleetFindings(text: string): readonly Finding[] {
+		if (!text.includes('fleet.cattle.io')) return [];
+		const own = parseManifests(text).objects;
+		const explicitNow = Date.parse(process.env.KUBE_STATUS_LENS_NOW ?? '');
+		return documentFleetFindings(
+			own,
+			this.graph.objectsOf(workspaceRootId),
+			Number.isFinite(explicitNow) ? explicitNow : undefined,
+		);
+	}
+
 	private diagnose(document: vscode.TextDocument): void {
 		if (document.isClosed) return;
 		const key = document.uri.toString();
@@ -98,12 +112,16 @@ export class ManifestDiagnostics implements vscode.Disposable {
 			return;
 		}
 		if (this.findings.get(key)?.version === document.version) return;
-		const findings = diagnoseManifest(document.getText(), {
-			now: Date.now(),
-			waitAppliedThresholdSeconds: settings.waitAppliedThresholdSeconds,
-			reportSyntaxErrors: settings.reportSyntaxErrors,
-			workspaceSecrets: (namespace, name) => this.secretKeys(namespace, name),
-		});
+		const text = document.getText();
+		const findings = [
+			...diagnoseManifest(text, {
+				now: Date.now(),
+				waitAppliedThresholdSeconds: settings.waitAppliedThresholdSeconds,
+				reportSyntaxErrors: settings.reportSyntaxErrors,
+				workspaceSecrets: (namespace, name) => this.secretKeys(namespace, name),
+			}),
+			...this.fleetFindings(text),
+		];
 		this.findings.set(key, { version: document.version, findings });
 		this.collection.set(
 			document.uri,

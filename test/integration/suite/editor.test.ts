@@ -161,7 +161,7 @@ describe('hovers, diagnostics and quick fixes in manifests', () => {
 			.flatMap((hover) => hover.contents)
 			.map(textOf)
 			.join('\n');
-		assert.match(text, /creating/);
+		assert.match(text, /provisioning/);
 		assert.match(text, /kstatus/i);
 	});
 });
@@ -189,6 +189,37 @@ describe('Problems panel lines name the object they are about', () => {
 		]);
 		const messages = ours(document.uri).map((diagnostic) => diagnostic.message);
 		assert.equal(new Set(messages).size, messages.length, messages.join('\n'));
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+	});
+
+	it("shows Fleet's own troubleshooting findings on the dump's objects, and none on the GitOps manifests", async () => {
+		await extensionApi();
+		const document = await vscode.workspace.openTextDocument(fileUri('fleet/dump.yaml'));
+		await vscode.window.showTextDocument(document);
+		const stuck = await eventually('the stuck BundleDeployment diagnostic', () =>
+			ours(document.uri).find(
+				(diagnostic) => codeOf(diagnostic) === 'fleet-stuck-bundle-deployments',
+			),
+		);
+		assert.match(
+			stuck.message,
+			/^BundleDeployment cluster-fleet-default-prod-us-1-[0-9a-f]+\/shop-frontend: Stuck BundleDeployment/,
+		);
+		assert.equal(stuck.severity, vscode.DiagnosticSeverity.Error);
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+		const api = await extensionApi();
+		const manifest = await vscode.workspace.openTextDocument(
+			fileUri('fleet/manifests/gitrepo.yaml'),
+		);
+		await vscode.window.showTextDocument(manifest);
+		await eventually(
+			'the manifest diagnosed',
+			() => api.diagnostics.diagnosedVersion(manifest.uri) === manifest.version,
+		);
+		assert.deepEqual(
+			ours(manifest.uri).filter((diagnostic) => codeOf(diagnostic).startsWith('fleet-')),
+			[],
+		);
 		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 	});
 
