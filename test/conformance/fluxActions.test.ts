@@ -17,27 +17,11 @@ const requestedAt = '2024-06-01T12:00:00.000Z';
 
 /**
  * Vectors where this project does otherwise than Argo CD, with the reason; their tests assert today's behaviour.
- * Besides these, the value of the reconcile annotation differs everywhere and is compared apart (see
- * `withoutRequestTime`).
+ * None today (Reconcile on Alert and Provider was one: it is no longer offered). Besides these, the value of the
+ * reconcile annotation differs everywhere and is compared apart (see `withoutRequestTime`).
  */
 const deviations: Readonly<Record<string, { readonly reason: string; readonly actual: unknown }>> =
-	{
-		...Object.fromEntries(
-			['Alert', 'Provider'].flatMap((kind) =>
-				[`initial_${kind.toLowerCase()}`, `resumed_${kind.toLowerCase()}`].map((input) => [
-					`${kind}-discovery-${input}`,
-					{
-						reason: `Argo CD offers no reconcile on a notification.toolkit.fluxcd.io ${kind} (only suspend and resume); this project offers Reconcile on every live Flux object that is not suspended. A v1beta3 ${kind} has no status and so never records the request in status.lastHandledReconcileAt.`,
-						actual: [
-							{ name: 'reconcile', disabled: false },
-							{ name: 'suspend', disabled: false },
-							{ name: 'resume', disabled: true },
-						],
-					},
-				]),
-			),
-		),
-	};
+	{};
 
 const actionIds: Readonly<Record<string, LiveActionId>> = {
 	reconcile: 'flux.reconcile',

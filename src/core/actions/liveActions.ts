@@ -28,6 +28,8 @@ export interface LiveAction {
 const fleetRollouts = new Set(['GitRepo', 'HelmOp', 'Bundle']);
 const fleetSources = new Set(['GitRepo', 'HelmOp']);
 
+const unreconcilableFluxKinds = new Set(['Alert', 'Provider']);
+
 const isLive = (flags: ContextFlags, system: 'flux' | 'fleet'): boolean =>
 	flags.origin === 'live' && flags.system === system;
 
@@ -38,7 +40,13 @@ export const liveActions: Readonly<Record<LiveActionId, LiveAction>> = {
 		verb: 'Reconcile',
 		effect:
 			'Sets the annotation reconcile.fluxcd.io/requestedAt: Flux reconciles the object now and records the request in status.lastHandledReconcileAt.',
-		appliesTo: (flags) => isLive(flags, 'flux') && !flags.oci && !flags.suspended,
+		// A notification Alert or Provider (v1beta3) has no status: it would never record the request, and Argo CD
+		// offers no reconcile on them either.
+		appliesTo: (flags) =>
+			isLive(flags, 'flux') &&
+			!flags.oci &&
+			!flags.suspended &&
+			!unreconcilableFluxKinds.has(flags.objectKind),
 	},
 	'flux.suspend': {
 		id: 'flux.suspend',
