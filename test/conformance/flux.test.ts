@@ -14,24 +14,11 @@ interface FluxGetRow {
 
 /**
  * Vectors where the engine shows otherwise than `flux get` prints, with the reason; their tests assert today's
- * output.
+ * output. None today: v1beta3 Alerts and Providers, which keep no status, were two (they read Ready now, as
+ * `flux get` prints them).
  */
 const deviations: Readonly<Record<string, { readonly reason: string; readonly actual: unknown }>> =
-	{
-		'get-Alert-flux-system': {
-			reason:
-				'notification.toolkit.fluxcd.io/v1beta3 Alerts keep no status, and `flux get alerts` prints every one ' +
-				'Ready True "Alert is Ready" (cmd/flux/get_alert.go). The engine shows an object without status as ' +
-				'declared, with no verdict, rather than call configuration it cannot see applied Ready.',
-			actual: { state: 'Unknown', tone: 'unknown', observed: false },
-		},
-		'get-Provider-slack': {
-			reason:
-				'As for Alerts: a v1beta3 Provider keeps no status, and `flux get alert-providers` prints it Ready ' +
-				'True "Provider is Ready" (cmd/flux/get_alertprovider.go).',
-			actual: { state: 'Unknown', tone: 'unknown', observed: false },
-		},
-	};
+	{};
 
 // fluxcd/flux2 internal/utils/hex.go TruncateHex: hex runs of 40 to 128 characters shortened to 8.
 function truncateHex(text: string): string {

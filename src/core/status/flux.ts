@@ -37,6 +37,15 @@ export function isOciHelmRepository(object: unknown): boolean {
 	);
 }
 
+/** Alert or Provider of notification.toolkit.fluxcd.io/v1beta3: configuration the controller writes no status for. */
+function staticNotificationKindOf(object: unknown): 'Alert' | 'Provider' | undefined {
+	const kind = getString(object, 'kind');
+	if (kind !== 'Alert' && kind !== 'Provider') return undefined;
+	return getString(object, 'apiVersion') === 'notification.toolkit.fluxcd.io/v1beta3'
+		? kind
+		: undefined;
+}
+
 function verdict(
 	state: FluxState,
 	message: string,
@@ -135,6 +144,17 @@ export function computeFluxStatus(
 			reasons.push('spec.suspend does not apply to oci repositories.');
 		}
 		return verdict('Ready', 'OCI repository: ready for use', reasons, observed);
+	}
+	const staticKind = staticNotificationKindOf(object);
+	if (staticKind && !findCondition(conditions, 'Ready')) {
+		return verdict(
+			'Ready',
+			`${staticKind} is Ready`,
+			[
+				`A notification.toolkit.fluxcd.io/v1beta3 ${staticKind} keeps no status: \`flux get\` prints it Ready once it exists (cmd/flux/get_${staticKind === 'Alert' ? 'alert' : 'alertprovider'}.go).`,
+			],
+			observed,
+		);
 	}
 
 	const ready = findCondition(conditions, 'Ready');
