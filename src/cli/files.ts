@@ -1,37 +1,83 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseManifests, type ParseResult } from '../core/manifest/parse.ts';
+import { eventsByObject, kindsHeldWhole, readDumpEntry } from '../core/manifest/fleetDump.ts';
+import { parseManifests, type ParsedObject, type ParseResult } from '../core/manifest/parse.ts';
+import type { KubeEvent } from '../core/model/kubeEvent.ts';
+import { getString } from '../core/model/object.ts';
 import { visibleLine } from '../core/text/visible.ts';
 import { decodeFileBytes } from '../files/decodeFile.ts';
+import { readFleetDump } from '../files/fleetDump.ts';
+import { parseOptions, type OptionSpec } from './options.ts';
 import { fileKindOf, readRegularFileSync } from '../files/regularFile.ts';
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
+const archiveExtensions = ['.tgz', '.tar.gz'];
 const skippedFolders = new Set(['node_modules', '.git']);
 
 /** The per-file limit when --max-file-size is not given: a `kubectl get -A -o yaml` of a big cluster fits. */
 const defaultMaxFileBytes = 64 * 1024 * 1024;
 
+/** A fleet dump archive's bounds when not given: a dump of some thousands of BundleDeployments fits. */
+const defaultMaxArchiveBytes = 1024 * 1024 * 1024;
+const defaultMaxArchiveEntries = 100_000;
+
 /** How files are read. */
 export interface ReadLimits {
-	/** Files larger than this are not read (an input error). */
+	/** Files larger than this are not read (an input error); so are entries of an archive. */
 	readonly maxFileBytes: number;
+	/** A fleet dump archive's bytes after decompression; the read stops there. */
+	readonly maxArchiveBytes: number;
+	/** A fleet dump archive's entries; the read stops there. */
+	readonly maxArchiveEntries: number;
 }
 
-/** The `--max-file-size SIZE` option every command takes. */
-export const maxFileSizeOption = { 'max-file-size': 'SIZE' } as const;
+/** The options of the read limits every command takes. */
+export const maxFileSizeOption = {
+	'max-file-size': 'SIZE',
+	'max-archive-size': 'SIZE',
+	'max-archive-entries': 'N',
+} as const;
 
-/** The limits the options ask for, or why the --max-file-size value is not a size. */
-export function readLimitsOf(values: Readonly<Record<string, string>>): ReadLimits | string {
-	const given = values['max-file-size'];
-	if (given === undefined) return { maxFileBytes: defaultMaxFileBytes };
+/** What the usage of a command that reads fleet dump archives says about their limits. */
+export const archiveLimitsUsage = `  --max-archive-size SIZE
+                     read no more than SIZE of a fleet dump archive after decompression (default 1G)
+  --max-archive-entries N
+                     read no more than N entries of a fleet dump archive (default 100000)
+`;
+
+function sizeOption(
+	values: Readonly<Record<string, string>>,
+	option: string,
+): number | string | undefined {
+	const given = values[option];
+	if (given === undefined) return undefined;
 	const match = /^(\d+(?:\.\d+)?)\s*(?:([kmg])(?:i?b)?|b)?$/i.exec(given.trim());
 	const units = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as const;
 	const unit = match?.[2]?.toLowerCase() as keyof typeof units | undefined;
 	const bytes = match ? Math.floor(Number(match[1]) * (unit ? units[unit] : 1)) : NaN;
 	if (!(bytes > 0) || !Number.isSafeInteger(bytes)) {
-		return `--max-file-size takes a size such as 128M, 2G or 1048576, not ${given}`;
+		return `--${option} takes a size such as 128M, 2G or 1048576, not ${given}`;
 	}
-	return { maxFileBytes: bytes };
+	return bytes;
+}
+
+/** The limits the options ask for, or why a value is not a size or a count. */
+export function readLimitsOf(values: Readonly<Record<string, string>>): ReadLimits | string {
+	const maxFileBytes = sizeOption(values, 'max-file-size') ?? defaultMaxFileBytes;
+	if (typeof maxFileBytes === 'string') return maxFileBytes;
+	const maxArchiveBytes = sizeOption(values, 'max-archive-size') ?? defaultMaxArchiveBytes;
+	if (typeof maxArchiveBytes === 'string') return maxArchiveBytes;
+	const entries = values['max-archive-entries'];
+	const maxArchiveEntries =
+		entries === undefined ? defaultMaxArchiveEntries : Number(entries.trim());
+	if (
+		!Number.isSafeInteger(maxArchiveEntries) ||
+		maxArchiveEntries <= 0 ||
+		entries?.trim() === ''
+	) {
+		return `--max-archive-entries takes a number such as 200000, not ${entries ?? ''}`;
+	}
+	return { maxFileBytes, maxArchiveBytes, maxArchiveEntries };
 }
 
 function sizeText(bytes: number): string {
@@ -73,9 +119,11 @@ export interface UnreadablePath {
  */
 function collectManifestFiles(paths: readonly string[]): {
 	files: string[];
+	archives: { path: string; named: boolean }[];
 	unreadable: UnreadablePath[];
 } {
 	const files: string[] = [];
+	const archives: { path: string; named: boolean }[] = [];
 	const unreadable: UnreadablePath[] = [];
 	const visited = new Set<string>();
 	const visit = (path: string, named: boolean): void => {
@@ -85,7 +133,8 @@ function collectManifestFiles(paths: readonly string[]): {
 			const wanted =
 				stats.isDirectory() ||
 				named ||
-				manifestExtensions.some((extension) => path.endsWith(extension));
+				manifestExtensions.some((extension) => path.endsWith(extension)) ||
+				isArchiveName(path);
 			if (!wanted) return;
 			const real = realpathSync(path);
 			if (visited.has(real)) return;
@@ -112,11 +161,17 @@ function collectManifestFiles(paths: readonly string[]): {
 				if (skippedFolders.has(entry)) continue;
 				visit(join(path, entry), false);
 			}
-		} else if (stats.isFile()) files.push(path);
+		} else if (isArchiveName(path)) archives.push({ path, named });
+		else if (stats.isFile()) files.push(path);
 		else unreadable.push({ path, message: `${fileKindOf(stats)}, not a regular file: not read` });
 	};
 	for (const path of paths) visit(path, true);
-	return { files, unreadable };
+	return { files, archives, unreadable };
+}
+
+function isArchiveName(path: string): boolean {
+	const lower = path.toLowerCase();
+	return archiveExtensions.some((extension) => lower.endsWith(extension));
 }
 
 /**
@@ -168,11 +223,135 @@ export function readManifestTexts(
 	return { texts, inputError };
 }
 
-/** A manifest file as read and parsed by the core's reader. */
+/** A manifest file as read and parsed by the core's reader, or one entry of a fleet dump archive. */
 export interface ManifestFile {
 	readonly file: string;
+	/** The entry of the archive `file` the objects come from. */
+	readonly entry?: string;
 	readonly text: string;
 	readonly parsed: ParseResult;
+	/** The Events about an object, newest first (a dump's Events; none for plain files). */
+	readonly eventsOf?: (object: unknown) => readonly KubeEvent[];
+}
+
+/** A fleet dump archive as read: its entries that hold objects, its Events, and the kinds it holds whole. */
+export interface DumpArchive {
+	readonly path: string;
+	readonly entries: readonly ManifestFile[];
+	readonly events: readonly KubeEvent[];
+	readonly kinds: ReadonlySet<string>;
+}
+
+/** The fleet dump archives read, and whether any could not be read whole. */
+export interface DumpArchives {
+	readonly archives: readonly DumpArchive[];
+	readonly inputError: boolean;
+}
+
+/**
+ * Runs a command as `main` does: the fleet dump archives among its paths (named, or found in a folder) are read first,
+ * as streams, and handed to it; without archives (or with a bad command line, which the command answers) it runs at
+ * once.
+ */
+export function readingDumpArchives(
+	argv: readonly string[],
+	spec: OptionSpec,
+	stderr: (text: string) => void,
+	command: (dumps?: DumpArchives) => number,
+): number | Promise<number> {
+	const parsed = parseOptions(argv, spec);
+	if (parsed.kind !== 'ok') return command();
+	const limits = readLimitsOf(parsed.values);
+	if (typeof limits === 'string') return command();
+	const archives = collectManifestFiles(parsed.paths).archives;
+	if (archives.length === 0) return command();
+	return readDumpArchives(archives, stderr, limits).then(command);
+}
+
+/**
+ * Reads the fleet dump archives (see files/fleetDump.ts): one ManifestFile per entry that holds objects, each with
+ * the archive's Events. A `.tgz` found in a folder that is no dump (a Helm chart) is passed over; one named on the
+ * command line is an input error. Skipped entries, limits hit and where a read stopped are reported on stderr.
+ */
+async function readDumpArchives(
+	archives: readonly { path: string; named: boolean }[],
+	stderr: (text: string) => void,
+	limits: ReadLimits,
+): Promise<DumpArchives> {
+	const dumps: DumpArchive[] = [];
+	let inputError = false;
+	for (const { path, named } of archives) {
+		const read = await readFleetDump(
+			path,
+			{
+				maxEntries: limits.maxArchiveEntries,
+				maxInflatedBytes: limits.maxArchiveBytes,
+				maxEntryBytes: limits.maxFileBytes,
+			},
+			{
+				maxEntries: '--max-archive-entries',
+				maxInflatedBytes: '--max-archive-size',
+				maxEntryBytes: '--max-file-size',
+			},
+		);
+		if (read.kind !== 'dump') {
+			if (read.kind === 'unreadable' || named) {
+				const message =
+					read.kind === 'unreadable' ? read.message : `not a fleet dump archive: ${read.why}`;
+				stderr(`${visibleLine(path)}: cannot read: ${visibleLine(message)}\n`);
+				inputError = true;
+			}
+			continue;
+		}
+		for (const note of read.notes) {
+			stderr(
+				`${visibleLine(path)}: ${visibleLine(JSON.stringify(note.entry))}: ${visibleLine(note.message)}\n`,
+			);
+		}
+		for (const error of read.errors) {
+			stderr(`${visibleLine(path)}: ${visibleLine(error)}\n`);
+			inputError = true;
+		}
+		const events: KubeEvent[] = [];
+		const archiveEntries: { entry: string; text: string; objects: readonly ParsedObject[] }[] = [];
+		for (const { name, text } of read.entries) {
+			const content = readDumpEntry(name, text);
+			for (const event of content.events) events.push(event);
+			for (const problem of content.problems) {
+				const { line, character } = problem.range.start;
+				stderr(
+					`${visibleLine(path)}:${visibleLine(name)}:${line + 1}:${character + 1}: ${visibleLine(problem.message)}\n`,
+				);
+				inputError = true;
+			}
+			if (content.skipped !== undefined) {
+				stderr(
+					`${visibleLine(path)}: ${visibleLine(JSON.stringify(name))}: ${content.skipped}: skipped\n`,
+				);
+			}
+			if (content.objects.length > 0) {
+				archiveEntries.push({ entry: name, text: content.text, objects: content.objects });
+			}
+		}
+		const eventsOf = eventsByObject(events);
+		dumps.push({
+			path,
+			entries: archiveEntries.map(({ entry, text, objects }) => ({
+				file: path,
+				entry,
+				text,
+				parsed: { objects, problems: [], skippedDocuments: 0 },
+				eventsOf,
+			})),
+			events,
+			kinds: kindsHeldWhole(
+				archiveEntries.flatMap(({ objects }) =>
+					objects.map(({ object }) => getString(object, 'kind') ?? ''),
+				),
+			),
+		});
+	}
+	return { archives: dumps, inputError };
 }
 
 /**
@@ -185,6 +364,7 @@ export function readEachManifest(
 	stderr: (text: string) => void,
 	limits: ReadLimits,
 	visit: (file: ManifestFile) => void,
+	dumpEntries: readonly ManifestFile[] = [],
 ): boolean {
 	const problemLines: string[] = [];
 	const readError = readEachManifestText(paths, stderr, limits, (file, text) => {
@@ -198,6 +378,7 @@ export function readEachManifest(
 		visit({ file, text, parsed });
 	});
 	for (const line of problemLines) stderr(line);
+	for (const entry of dumpEntries) visit(entry);
 	return readError || problemLines.length > 0;
 }
 

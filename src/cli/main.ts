@@ -1,6 +1,6 @@
-import { runCheckCommand } from './checkCommand.ts';
+import { runCheckCommandLine } from './checkCommand.ts';
 import { runMergeCommand } from './mergeCommand.ts';
-import { runStatusCommand } from './statusCommand.ts';
+import { runStatusCommandLine } from './statusCommand.ts';
 
 const usage = `Usage: kube-status-lens <command> [options]
 
@@ -12,7 +12,7 @@ Commands:
 Run a command with --help for its options.
 `;
 
-function main(argv: readonly string[]): number {
+function main(argv: readonly string[]): number | Promise<number> {
 	const [command, ...rest] = argv;
 	const io = {
 		stdout: (text: string) => process.stdout.write(text),
@@ -23,9 +23,9 @@ function main(argv: readonly string[]): number {
 	};
 	switch (command) {
 		case 'status':
-			return runStatusCommand(rest, io);
+			return runStatusCommandLine(rest, io);
 		case 'check':
-			return runCheckCommand(rest, io);
+			return runCheckCommandLine(rest, io);
 		case 'merge':
 			return runMergeCommand(rest, io);
 		case '--help':
@@ -39,4 +39,7 @@ function main(argv: readonly string[]): number {
 	}
 }
 
-process.exitCode = main(process.argv.slice(2));
+const code = main(process.argv.slice(2));
+if (typeof code === 'number') process.exitCode = code;
+// Fleet dump archives are read as streams.
+else void code.then((value) => (process.exitCode = value));

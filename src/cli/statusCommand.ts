@@ -2,7 +2,17 @@ import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { statusStandsAlone } from '../core/status/standalone.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
-import { maxFileSizeOption, readEachManifest, readLimitsOf } from './files.ts';
+import type { KubeEvent } from '../core/model/kubeEvent.ts';
+import {
+	archiveLimitsUsage,
+	maxFileSizeOption,
+	readEachManifest,
+	readingDumpArchives,
+	readLimitsOf,
+	type DumpArchives,
+	type ManifestFile,
+	type ReadLimits,
+} from './files.ts';
 import { optionsOrExit, usageError } from './options.ts';
 import { ByteBatches, JsonArrayWriter, writeLines } from './output.ts';
 import { visibleLine } from '../core/text/visible.ts';
@@ -37,18 +47,44 @@ export interface StatusRecord {
 	readonly kstatus: { readonly status: string; readonly message: string };
 	readonly health: { readonly status: string; readonly message: string } | null;
 	readonly computed: unknown;
-	readonly source: { readonly file: string; readonly line: number };
+	/** The Events about the object, newest first (from a fleet dump archive; none for plain files). */
+	readonly events: readonly EventRecord[];
+	/** Where the object was read: the file, and for a fleet dump archive the entry in it; the entry's line. */
+	readonly source: { readonly file: string; readonly entry?: string; readonly line: number };
+}
+
+/** An Event in `--json` output. */
+interface EventRecord {
+	readonly type: string;
+	readonly reason: string;
+	readonly message: string;
+	readonly count: number;
+	readonly lastSeen: string | null;
+	readonly firstSeen: string | null;
+	readonly reporter: string | null;
+}
+
+function eventRecordOf(event: KubeEvent): EventRecord {
+	return {
+		type: event.type,
+		reason: event.reason,
+		message: event.message,
+		count: event.count,
+		lastSeen: event.lastSeen ?? null,
+		firstSeen: event.firstSeen ?? null,
+		reporter: event.reporter ?? null,
+	};
 }
 
 const usage = `Usage: kube-status-lens status PATH... [--json] [--fail-on error|warning] [--max-file-size SIZE]
 
 Reads Kubernetes objects from YAML/JSON files and folders (multi-document YAML, kind: List,
-kubectl get -o yaml/json output) and prints the status each system would report.
+kubectl get -o yaml/json output) and fleet dump archives (.tgz), and prints the status each system would report.
 
-  --json               one JSON array, one record per object
+  --json               one JSON array, one record per object (with its Events from a fleet dump)
   --fail-on LEVEL      exit 1 when an object has tone LEVEL or worse (error, or warning and error)
-  --max-file-size SIZE read no file larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
-
+  --max-file-size SIZE read no file (or archive entry) larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
+${archiveLimitsUsage}
 Exit codes: 0 fine; 1 --fail-on matched; 2 an input could not be read or parsed (other files are still reported).
 `;
 
@@ -93,8 +129,14 @@ function* tableLines(records: readonly StatusRecord[], colour: boolean): Generat
 	}
 }
 
-function recordOf(result: StatusResult, object: unknown, file: string, line: number): StatusRecord {
+function recordOf(
+	result: StatusResult,
+	object: unknown,
+	from: Pick<ManifestFile, 'file' | 'entry' | 'eventsOf'>,
+	line: number,
+): StatusRecord {
 	const ref = refOf(object);
+	const { file, entry } = from;
 	return {
 		apiVersion: ref.apiVersion,
 		kind: ref.kind,
@@ -109,7 +151,8 @@ function recordOf(result: StatusResult, object: unknown, file: string, line: num
 		kstatus: { status: result.kstatus.status, message: result.kstatus.message },
 		health: result.health ? { status: result.health.status, message: result.health.message } : null,
 		computed: result.computed ?? null,
-		source: { file, line },
+		events: (from.eventsOf?.(object) ?? []).map(eventRecordOf),
+		source: entry === undefined ? { file, line } : { file, entry, line },
 	};
 }
 
@@ -149,7 +192,10 @@ const recordParts = {
 	healthStatus: bytesOf(',\n    "health": {\n      "status": '),
 	computed: bytesOf(',\n    "computed": '),
 	nothing: bytesOf('null'),
+	noEvents: bytesOf(',\n    "events": []'),
+	events: bytesOf(',\n    "events": '),
 	file: bytesOf(',\n    "source": {\n      "file": '),
+	entry: bytesOf(',\n      "entry": '),
 	line: bytesOf(',\n      "line": '),
 	close: bytesOf('\n    }\n  }'),
 };
@@ -184,7 +230,7 @@ function writeComputed(out: ByteBatches, computed: unknown): void {
  * so the text is always the same.
  */
 function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
-	const { reasons, kstatus, health, computed, source } = record;
+	const { reasons, kstatus, health, computed, events, source } = record;
 	if (
 		!isText(record.apiVersion) ||
 		!isText(record.kind) ||
@@ -199,7 +245,9 @@ function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
 		typeof record.observed !== 'boolean' ||
 		!isStatusPair(kstatus) ||
 		(health !== null && !isStatusPair(health)) ||
+		!Array.isArray(events) ||
 		!isText(source.file) ||
+		(source.entry !== undefined && !isText(source.entry)) ||
 		!Number.isSafeInteger(source.line)
 	) {
 		return false;
@@ -232,7 +280,13 @@ function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
 	}
 	out.bytes(recordParts.computed);
 	writeComputed(out, computed);
+	if (events.length === 0) out.bytes(recordParts.noEvents);
+	else {
+		out.bytes(recordParts.events);
+		out.text(JSON.stringify(events, null, 2).replace(/\n/g, '\n    '));
+	}
 	out.recurringField(recordParts.file, source.file);
+	if (source.entry !== undefined) out.recurringField(recordParts.entry, source.entry);
 	out.bytes(recordParts.line);
 	out.text(String(source.line));
 	out.bytes(recordParts.close);
@@ -241,32 +295,63 @@ function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
 
 const standaloneBatch = 256;
 
-/** `kube-status-lens status`: returns the exit code. */
-export function runStatusCommand(argv: readonly string[], io: CommandIo): number {
-	const parsed = optionsOrExit(
-		argv,
-		{
-			choices: { 'fail-on': ['error', 'warning'] },
-			flags: ['json'],
-			texts: maxFileSizeOption,
-		},
-		usage,
-		io,
+const statusOptions = {
+	choices: { 'fail-on': ['error', 'warning'] },
+	flags: ['json'],
+	texts: maxFileSizeOption,
+};
+
+/** `kube-status-lens status` as the command line runs it, fleet dump archives read first (see readingDumpArchives). */
+export function runStatusCommandLine(
+	argv: readonly string[],
+	io: CommandIo,
+): number | Promise<number> {
+	return readingDumpArchives(argv, statusOptions, io.stderr, (dumps) =>
+		runStatusCommand(argv, io, dumps),
 	);
+}
+
+/** `kube-status-lens status`: returns the exit code. `dumps`: the fleet dump archives among the paths, as read. */
+export function runStatusCommand(
+	argv: readonly string[],
+	io: CommandIo,
+	dumps?: DumpArchives,
+): number {
+	const parsed = optionsOrExit(argv, statusOptions, usage, io);
 	if (typeof parsed === 'number') return parsed;
 	const { paths } = parsed;
 	const json = parsed.flags.has('json');
 	const failOn = parsed.values['fail-on'] as Tone | undefined;
 	const limits = readLimitsOf(parsed.values);
 	if (typeof limits === 'string') return usageError(limits, usage, io);
+	return reportStatus(
+		paths,
+		dumps?.archives.flatMap((archive) => archive.entries) ?? [],
+		dumps?.inputError ?? false,
+		{ json, failOn, limits },
+		io,
+	);
+}
 
+function reportStatus(
+	paths: readonly string[],
+	dumpEntries: readonly ManifestFile[],
+	dumpError: boolean,
+	{ json, failOn, limits }: { json: boolean; failOn: Tone | undefined; limits: ReadLimits },
+	io: CommandIo,
+): number {
 	const threshold = failOn === undefined ? undefined : toneRank(failOn);
 	let failed = false;
 	const jsonWriter = json
 		? new JsonArrayWriter(new ByteBatches(bytesWriterOf(io)), writeStatusRecord)
 		: undefined;
 	const tableRecords: StatusRecord[] = [];
-	const report = (result: StatusResult, object: unknown, file: string, line: number): void => {
+	const report = (
+		result: StatusResult,
+		object: unknown,
+		from: Pick<ManifestFile, 'file' | 'entry' | 'eventsOf'>,
+		line: number,
+	): void => {
 		if (
 			threshold !== undefined &&
 			toneRank(result.tone) >= threshold &&
@@ -274,7 +359,7 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		) {
 			failed = true;
 		}
-		const record = recordOf(result, object, file, line);
+		const record = recordOf(result, object, from, line);
 		if (jsonWriter) jsonWriter.add(record);
 		else tableRecords.push(record);
 	};
@@ -284,31 +369,50 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 	// let go, until an object whose status reads the others (a Fleet parent, a KubeStellar report) comes. From there
 	// on the objects are held, and the files already written are read again for what those objects read.
 	const writtenFiles: string[] = [];
-	let held: { objects: unknown[]; files: string[]; lines: number[] } | undefined;
-	const inputError = readEachManifest(paths, io.stderr, limits, ({ file, parsed }) => {
-		if (!held && parsed.objects.every((entry) => statusStandsAlone(entry.object))) {
-			// A few hundred at a time, so that verdicts and records are let go young.
-			for (let from = 0; from < parsed.objects.length; from += standaloneBatch) {
-				const entries = parsed.objects.slice(from, from + standaloneBatch);
-				const results = computeStatuses(
-					entries.map((entry) => entry.object),
-					options,
-				);
-				entries.forEach((entry, index) => {
-					const result = results[index];
-					if (result) report(result, entry.object, file, entry.range.start.line + 1);
-				});
+	let held:
+		| {
+				objects: unknown[];
+				files: Pick<ManifestFile, 'file' | 'entry' | 'eventsOf'>[];
+				lines: number[];
+		  }
+		| undefined;
+	const readError = readEachManifest(
+		paths,
+		io.stderr,
+		limits,
+		(read) => {
+			const { file, parsed } = read;
+			// An archive's entries are held: the files written early are read again, and an archive is not such a file.
+			if (
+				!held &&
+				read.entry === undefined &&
+				parsed.objects.every((entry) => statusStandsAlone(entry.object))
+			) {
+				// A few hundred at a time, so that verdicts and records are let go young.
+				for (let from = 0; from < parsed.objects.length; from += standaloneBatch) {
+					const entries = parsed.objects.slice(from, from + standaloneBatch);
+					const results = computeStatuses(
+						entries.map((entry) => entry.object),
+						options,
+					);
+					entries.forEach((entry, index) => {
+						const result = results[index];
+						if (result) report(result, entry.object, read, entry.range.start.line + 1);
+					});
+				}
+				writtenFiles.push(file);
+				return;
 			}
-			writtenFiles.push(file);
-			return;
-		}
-		held ??= { objects: [], files: [], lines: [] };
-		for (const entry of parsed.objects) {
-			held.objects.push(entry.object);
-			held.files.push(file);
-			held.lines.push(entry.range.start.line + 1);
-		}
-	});
+			held ??= { objects: [], files: [], lines: [] };
+			for (const entry of parsed.objects) {
+				held.objects.push(entry.object);
+				held.files.push(read);
+				held.lines.push(entry.range.start.line + 1);
+			}
+		},
+		dumpEntries,
+	);
+	const inputError = readError || dumpError;
 	if (held) {
 		const written: unknown[] = [];
 		if (writtenFiles.length > 0) {
@@ -329,7 +433,12 @@ export function runStatusCommand(argv: readonly string[], io: CommandIo): number
 		for (let index = 0; index < held.objects.length; index++) {
 			const result = results[written.length + index];
 			if (result) {
-				report(result, held.objects[index], held.files[index] ?? '', held.lines[index] ?? 0);
+				report(
+					result,
+					held.objects[index],
+					held.files[index] ?? { file: '' },
+					held.lines[index] ?? 0,
+				);
 			}
 			// Each object is let go once written.
 			held.objects[index] = undefined;

@@ -42,6 +42,7 @@ export class ContextFeed {
 	private firstSyncEnded = false;
 	/** Graph sources holding BundleDeployments listed for expanded nodes. */
 	private readonly listed = new Set<string>();
+	private readonly readAt = new Map<string, number>();
 	/** Lists running now, by source; a collapse or close takes the ticket away. */
 	private readonly pending = new Map<string, object>();
 
@@ -110,6 +111,7 @@ export class ContextFeed {
 		// The session may have switched to watching every BundleDeployment while the list ran.
 		if (!this.graph.node(nodeId)?.listOnDemand) return { ok: true };
 		this.listed.add(source);
+		this.readAt.set(source, Date.now());
 		this.onChanged(
 			this.graph.setSourceObjects(
 				this.rootId,
@@ -144,7 +146,13 @@ export class ContextFeed {
 		this.session.dispose();
 	}
 
+	/** When something of a source (a resource, or an on-demand list) was last read from the cluster. */
+	lastReadAt(source: string): number | undefined {
+		return this.readAt.get(source);
+	}
+
 	private applyObjectEvent(event: ObjectEvent): void {
+		this.readAt.set(event.resource, Date.now());
 		if (isWorkStatusResource(event.resource)) this.mirror.apply(event);
 		switch (event.type) {
 			case 'upsert':

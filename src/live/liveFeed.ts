@@ -4,12 +4,13 @@
 //
 // Openings are serialised: a restart (or dispose) makes the opening in flight stop at its next step, and the next
 // opening begins only once that one has settled, so a context never has two sessions.
+import { liveReadLine } from '../core/explain/objectFacts.ts';
 import { wdsContextsOf } from '../core/merge/contextPairing.ts';
 import type { TreeNode } from '../core/tree/treeNode.ts';
 import type { MergedKubeconfig } from '../k8s/kubeconfig.ts';
 import { ContextFeed, type ListOutcome } from './contextFeed.ts';
 import type { FeedDependencies } from './feedDependencies.ts';
-import { contextOfLiveRoot, liveRootId } from './liveRoots.ts';
+import { contextOfLiveRoot, liveContextOf, liveRootId } from './liveRoots.ts';
 
 /** How long the first-sync progress shows at most: it must never spin on. */
 const firstSyncProgressMs = 60_000;
@@ -116,6 +117,20 @@ export class LiveFeed {
 	/** Forgets what was listed for a node that collapsed, and withdraws a list still running for it. */
 	release(node: TreeNode): void {
 		this.feedOf(node)?.release(node.id);
+	}
+
+	/** Where a live node's object was read, for its tooltip; undefined for a node that is not live. */
+	readLineOf(node: TreeNode, now: number): string | undefined {
+		const context = liveContextOf(node);
+		const feed = context === undefined ? undefined : this.feeds.get(context);
+		if (context === undefined || !feed) return undefined;
+		const readAt = (node.sources ?? [])
+			.map((source) => feed.lastReadAt(source.sourceId))
+			.reduce<number | undefined>(
+				(latest, at) => (at !== undefined && (latest === undefined || at > latest) ? at : latest),
+				undefined,
+			);
+		return liveReadLine(context, feed.stateText, readAt, now);
 	}
 
 	/** Every context the kubeconfig defines, and the current one. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
+import type { TreeNode } from '../core/tree/treeNode.ts';
 import type { LiveFeed } from '../live/liveFeed.ts';
 import type { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
 import { registerEditorFeatures } from './editor/editorFeatures.ts';
@@ -61,6 +62,11 @@ export function activateEngine(
 	const dumps = new FleetDumpRoots(graph, log, (changes) => graphChanged(changes));
 	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
 	provider.setOnDemandChildren(live);
+	const tooltipSources = {
+		readLineOf: (node: TreeNode, now: number): string | undefined => live.readLineOf(node, now),
+		eventsOf: (rootId: string, object: unknown) => dumps.eventsOf(rootId, object),
+	};
+	provider.tooltipSources = tooltipSources;
 	context.subscriptions.push(
 		log,
 		provider,
@@ -71,6 +77,7 @@ export function activateEngine(
 		live,
 	);
 	const attention = new AttentionProvider(graph);
+	attention.tooltipSources = tooltipSources;
 	context.subscriptions.push(attention, attention.attach(attentionPlace.view));
 	const refreshSummary = registerProblemsSummary(context, { graph, view, live });
 	const ensureStarted = startOnFirstUse({

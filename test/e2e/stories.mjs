@@ -1,5 +1,7 @@
 // User stories on the real workbench, each ending in a screenshot a person looks at. Run by scripts/vscode.mjs shots.
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ActivityBar, CommandPalette, EditorArea, TreeView } from './pageObjects.mjs';
 
 /**
@@ -188,6 +190,17 @@ export async function runStories(page, { out }) {
 	);
 
 	await story(
+		'a user hovers a HarborCluster and reads the word its operator writes, provisioning',
+		async () => {
+			await page.keyboard.press('Escape');
+			await tree.expand('HarborClusters');
+			await tree.hover(/^\s*harbor(?!-)/, 'docs call this state');
+			await shot('tooltip-harbor.png');
+			await page.mouse.move(700, 700);
+		},
+	);
+
+	await story(
 		'a user asks to explain a status and reads the chain down to the failing resource',
 		async () => {
 			await page.mouse.move(700, 700);
@@ -361,6 +374,53 @@ export async function runStories(page, { out }) {
 			await tree.expand('HelmRepositories');
 			await tree.waitForRow('Stalled');
 			await shot('tree-narrow.png');
+		},
+	);
+
+	await story(
+		"a user opens the demo cluster's fleet dump and reads its Fleet objects as a tree of their own",
+		async () => {
+			// The demo cluster's objects and Events as `fleet dump` writes them (scripts/demo-fleet-dump.ts).
+			const dump = join(out, 'demo-fleet-dump.tgz');
+			const made = spawnSync(
+				process.execPath,
+				[join(dirname(fileURLToPath(import.meta.url)), '../../scripts/demo-fleet-dump.ts'), dump],
+				{ encoding: 'utf8', timeout: 60_000 },
+			);
+			if (made.status !== 0) throw new Error(`the demo dump was not written: ${made.stderr}`);
+			await palette.run('Kube Status Lens: Open Fleet Dump');
+			const path = page.locator('.quick-input-widget input');
+			await path.waitFor({ timeout: 10_000 });
+			await path.fill(dump);
+			// VS Code's own file dialog (code-server has no native one) opens with its button.
+			await page
+				.locator('.quick-input-widget .monaco-button', { hasText: 'Open Fleet Dump' })
+				.first()
+				.click();
+			// The new root comes last: the workspace's rows put away, it shows without scrolling.
+			await tree.collapse('Workspace manifests');
+			await tree.waitForRow('demo-fleet-dump.tgz');
+			// Wide enough again after the narrow story.
+			const sidebar = await page.locator('.sidebar').first().boundingBox();
+			for (const sash of await page
+				.locator('.monaco-sash.vertical')
+				.filter({ visible: true })
+				.all()) {
+				const box = await sash.boundingBox();
+				if (box && sidebar && Math.abs(box.x + box.width / 2 - (sidebar.x + sidebar.width)) < 6) {
+					await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+					await page.mouse.down();
+					await page.mouse.move(sidebar.x + 560, box.y + box.height / 2, { steps: 5 });
+					await page.mouse.up();
+					break;
+				}
+			}
+			await tree.expand('demo-fleet-dump.tgz');
+			// Not /Fleet/: the archive's own row holds "fleet" too.
+			await tree.expand(/^\s*Fleet/);
+			await tree.expand('GitRepos');
+			await tree.waitForRow(/^\s*shop(?!-)/);
+			await shot('fleet-dump.png');
 		},
 	);
 

@@ -16,6 +16,8 @@ export async function run(): Promise<void> {
 		await import('./suite/listing.test.ts');
 		await import('./suite/merge.test.ts');
 		await import('./suite/editor.test.ts');
+		// Last: it adds roots the suites before it do not expect.
+		await import('./suite/fleetDump.test.ts');
 	}
 	await new Promise<void>((resolve, reject) => {
 		mocha.run((failures) =>

@@ -87,3 +87,20 @@ export function revisionOf(object: unknown): string | undefined {
 	if (commit) return `Commit ${truncate(commit, rowTextLimit)}`;
 	return undefined;
 }
+
+/**
+ * Where a live object was read, for its tooltip: "Live in context platform (ready) · last read 12:03:41 UTC, 2 min
+ * ago", not a file-like "apps/v1/deployments:1".
+ */
+export function liveReadLine(
+	context: string,
+	state: string,
+	readAt: number | undefined,
+	now: number,
+): string {
+	const where = `Live in context ${context} (${state})`;
+	if (readAt === undefined || !Number.isFinite(readAt)) return where;
+	const time = new Date(readAt).toISOString().slice(11, 19);
+	const relative = ago(now - readAt);
+	return `${where} · last read ${time} UTC${relative ? `, ${relative}` : ''}`;
+}

@@ -72,6 +72,7 @@ export function objectTooltipMarkdown(
 	result: StatusResult,
 	sources: readonly SourceLabel[] = [],
 	now?: number,
+	readFrom?: string,
 ): string {
 	const ref = refOf(object);
 	const lines: string[] = [];
@@ -105,7 +106,9 @@ export function objectTooltipMarkdown(
 		? `Argo CD: ${escapeMarkdown(result.health.status)}${result.health.message && !repeats(result.health.message, key) ? ` — ${escapeMarkdown(result.health.message, 300)}` : ''}`
 		: `Argo CD: ${noHealthSentence(object)}`;
 	lines.push('', `kstatus: ${escapeMarkdown(result.kstatus.status)}${kstatusMessage} · ${health}`);
-	if (sources.length > 0) {
+	if (readFrom !== undefined) {
+		lines.push('', escapeMarkdown(readFrom));
+	} else if (sources.length > 0) {
 		const first = sources[0];
 		const more = sources.length > 1 ? ` (+${sources.length - 1} more)` : '';
 		if (first) lines.push('', `From ${escapeMarkdown(`${first.label}:${first.line}`)}${more}`);

@@ -3,7 +3,7 @@ import { attentionList, type AttentionItem } from '../../core/tree/attention.ts'
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import { visibleLine } from '../../core/text/visible.ts';
 import { contextValueOf } from './contextValues.ts';
-import { iconOf, tooltipFor } from './treeItems.ts';
+import { iconOf, tooltipFor, type TooltipSources } from './treeItems.ts';
 
 /** Ages are shown in minutes; the list is also rebuilt after a burst of changes settles. */
 const redrawMs = 60_000;
@@ -17,6 +17,8 @@ export class AttentionProvider implements vscode.TreeDataProvider<string>, vscod
 	private readonly emitter = new vscode.EventEmitter<undefined>();
 	readonly onDidChangeTreeData = this.emitter.event;
 	private readonly graph: ResourceGraph;
+	/** Where live objects were read and which Events are known, set by the engine. */
+	tooltipSources: TooltipSources = {};
 	private items: AttentionItem[] | undefined;
 	private byId = new Map<string, AttentionItem>();
 	private visible = false;
@@ -89,7 +91,7 @@ export class AttentionProvider implements vscode.TreeDataProvider<string>, vscod
 
 	resolveTreeItem(item: vscode.TreeItem, id: string): vscode.TreeItem {
 		const node = this.graph.node(id);
-		if (node) item.tooltip = tooltipFor(node, this.graph);
+		if (node) item.tooltip = tooltipFor(node, this.graph, this.tooltipSources);
 		return item;
 	}
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { TreeFilter } from '../../core/tree/filter.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
-import { tooltipFor, treeItemOf } from './treeItems.ts';
+import { tooltipFor, treeItemOf, type TooltipSources } from './treeItems.ts';
 import { isFilterActive } from '../../core/tree/filter.ts';
 import { filterHidesAllItem } from './filterText.ts';
 
@@ -63,6 +63,8 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	private visible = false;
 	private onDemand: OnDemandChildren | undefined;
 	private readonly listings = new Map<string, ListingState>();
+	/** Where live objects were read and which Events are known, set by the engine. */
+	tooltipSources: TooltipSources = {};
 	/** With a filter on: how many objects of each root it leaves, which the root's row says before its totals. */
 	private shownCounts: ReadonlyMap<string, number> | undefined;
 	/** Rows drawn with an age ("ErrApplied for 12 min"): redrawn each minute while the view shows. */
@@ -299,7 +301,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	resolveTreeItem(item: vscode.TreeItem, id: string): vscode.TreeItem {
 		if (id.includes(markerSeparator)) return item;
 		const node = this.graph.node(id);
-		if (node) item.tooltip = tooltipFor(node, this.graph);
+		if (node) item.tooltip = tooltipFor(node, this.graph, this.tooltipSources);
 		return item;
 	}
 

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { objectTooltipMarkdown } from '../../core/explain/tooltip.ts';
+import { latestWarningEventLines } from '../../core/explain/warningEvents.ts';
+import type { KubeEvent } from '../../core/model/kubeEvent.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import { descriptionAt, groupCountsSentence } from '../../core/tree/presentation.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
@@ -58,7 +60,18 @@ export function iconOf(node: TreeNode): vscode.ThemeIcon {
 }
 
 /** The tooltip, built only when the user hovers (resolveTreeItem): thousands of rows would otherwise pay for it. */
-export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.MarkdownString {
+/** What a tooltip adds from outside the graph: where a live object was read, the Events known for an object. */
+export interface TooltipSources {
+	readonly readLineOf?: (node: TreeNode, now: number) => string | undefined;
+	readonly eventsOf?: (rootId: string, object: unknown) => readonly KubeEvent[];
+}
+
+export function tooltipFor(
+	node: TreeNode,
+	graph: ResourceGraph,
+	sources: TooltipSources = {},
+): vscode.MarkdownString {
+	const now = Date.now();
 	let text: string;
 	const object = node.objectKey ? graph.objectOf(node.rootId, node.objectKey) : undefined;
 	if (object && node.result) {
@@ -69,8 +82,11 @@ export function tooltipFor(node: TreeNode, graph: ResourceGraph): vscode.Markdow
 				label: source.label ?? source.sourceId,
 				line: (source.line ?? 0) + 1,
 			})),
-			Date.now(),
+			now,
+			sources.readLineOf?.(node, now),
 		);
+		const warnings = latestWarningEventLines(sources.eventsOf?.(node.rootId, object) ?? [], now);
+		if (warnings.length > 0) text += `\n\n${warnings.join('\n')}`;
 		if (node.disagreement) {
 			text += `\n\n**Recomputed from the children:** ${escapeMarkdown(truncate(node.disagreement, 300))}`;
 		}

@@ -243,6 +243,18 @@ describe('actions on live objects', () => {
 				node.ref.namespace === 'flux-system',
 		);
 
+	it('says in a live tooltip which context the object was read from and when, not a file-like place', async () => {
+		const api = await extensionApi();
+		const node = await eventually('podinfo in the platform context', () => podinfo(api));
+		const item = api.provider.getTreeItem(node.id);
+		const tooltip = api.provider.resolveTreeItem(item, node.id).tooltip as vscode.MarkdownString;
+		assert.match(
+			tooltip.value,
+			/Live in context platform \\?\(ready\\?\) · last read \d\d\\?:\d\d\\?:\d\d UTC/,
+		);
+		assert.doesNotMatch(tooltip.value, /From source\.toolkit/);
+	});
+
 	it('opens the live object as read-only YAML', async () => {
 		const api = await extensionApi();
 		const node = await eventually('podinfo in the platform context', () => podinfo(api));

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { conditionSince, revisionOf } from '../../../../src/core/explain/objectFacts.ts';
+import {
+	conditionSince,
+	liveReadLine,
+	revisionOf,
+} from '../../../../src/core/explain/objectFacts.ts';
 import { objectTooltipMarkdown } from '../../../../src/core/explain/tooltip.ts';
 import { computeStatus } from '../../../../src/core/status/registry.ts';
 
@@ -101,5 +105,30 @@ describe('how long an object has been in its condition, and the revision it is a
 			objectTooltipMarkdown(hostile, computeStatus(hostile), [], now),
 			/\[x\]\(command:/,
 		);
+	});
+});
+
+describe('where a live object was read', () => {
+	it('names the context, its state and the time of the last read with its age', () => {
+		assert.equal(
+			liveReadLine('platform', 'ready', now - 125_000, now),
+			'Live in context platform (ready) · last read 15:09:30 UTC, 2 min ago',
+		);
+		assert.equal(
+			liveReadLine('edge', 'cannot reach', undefined, now),
+			'Live in context edge (cannot reach)',
+		);
+	});
+
+	it('replaces the file-like "From" line of the tooltip', () => {
+		const text = objectTooltipMarkdown(
+			kustomization,
+			computeStatus(kustomization),
+			[{ label: 'kustomize.toolkit.fluxcd.io/v1/kustomizations', line: 1 }],
+			now,
+			liveReadLine('platform', 'ready', now, now),
+		);
+		assert.doesNotMatch(text, /From /);
+		assert.match(text, /Live in context platform \\\(ready\\\)/);
 	});
 });

@@ -1,0 +1,134 @@
+// `fleet dump` archives as roots of the tree, named after the file: the ones in the workspace (a `.tgz`/`.tar.gz`
+// whose first entry is named like a dump's; a Helm chart archive is left alone) and those opened with "Open Fleet
+// Dump…". Read by files/fleetDump.ts within the workspace settings' limits; the objects go to the graph like
+// manifests (same graph, badges, roll-ups and Explain), one source per entry, without a line (an entry is not a file
+// to open).
+import * as vscode from 'vscode';
+import { eventsByObject, readDumpEntry } from '../../core/manifest/fleetDump.ts';
+import type { KubeEvent } from '../../core/model/kubeEvent.ts';
+import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
+import { readFleetDump } from '../../files/fleetDump.ts';
+import type { Log } from '../log.ts';
+import { readWorkspaceSettings } from '../settings.ts';
+
+const rootPrefix = 'fleet-dump:';
+
+function fileNameOf(uri: vscode.Uri): string {
+	return uri.path.slice(uri.path.lastIndexOf('/') + 1);
+}
+
+/** The archives' roots in the graph, and the Events each read. */
+export class FleetDumpRoots {
+	private readonly graph: ResourceGraph;
+	private readonly log: Log;
+	private readonly onChanged: (changed: ChangedNodes) => void;
+	private readonly eventLookups = new Map<string, (object: unknown) => readonly KubeEvent[]>();
+
+	constructor(graph: ResourceGraph, log: Log, onChanged: (changed: ChangedNodes) => void) {
+		this.graph = graph;
+		this.log = log;
+		this.onChanged = onChanged;
+	}
+
+	/** The Events about an object of a dump root, newest first (none for other roots). */
+	eventsOf(rootId: string, object: unknown): readonly KubeEvent[] {
+		return this.eventLookups.get(rootId)?.(object) ?? [];
+	}
+
+	/** Reads the workspace's `.tgz` and `.tar.gz` files; those that are dumps become roots. */
+	async scanWorkspace(): Promise<void> {
+		try {
+			const uris = await vscode.workspace.findFiles(
+				'**/*.{tgz,tar.gz}',
+				'{**/node_modules/**,**/.git/**}',
+			);
+			for (const uri of uris.filter((found) => found.scheme === 'file')) {
+				await this.read(uri, false);
+			}
+		} catch (error) {
+			this.log.warn(
+				`Reading fleet dump archives failed: ${error instanceof Error ? error.message : String(error)}`,
+			);
+		}
+	}
+
+	/** Asks for an archive and opens it as a root. */
+	async openWithDialog(): Promise<void> {
+		const picked = await vscode.window.showOpenDialog({
+			canSelectMany: false,
+			openLabel: 'Open Fleet Dump',
+			filters: { 'fleet dump archives': ['tgz', 'gz'] },
+		});
+		const uri = picked?.[0];
+		if (uri) await this.read(uri, true);
+	}
+
+	/**
+	 * Reads one archive into its root. Not a dump: ignored when found in the workspace, a message when opened. What was
+	 * skipped is logged; a limit hit or a truncated archive shows on the root, beside the objects read before it.
+	 */
+	async read(uri: vscode.Uri, opened: boolean): Promise<void> {
+		const name = fileNameOf(uri);
+		const settings = readWorkspaceSettings(vscode.workspace.getWorkspaceFolder(uri));
+		const config = vscode.workspace.getConfiguration('kubeStatusLens.workspace', uri);
+		const read = await readFleetDump(
+			uri.fsPath,
+			{
+				maxEntries: config.get<number>('maxArchiveEntries') ?? 100_000,
+				maxInflatedBytes: (config.get<number>('maxArchiveMB') ?? 1024) * 1024 * 1024,
+				maxEntryBytes: settings.maxFileBytes,
+			},
+			{
+				maxEntries: 'kubeStatusLens.workspace.maxArchiveEntries',
+				maxInflatedBytes: 'kubeStatusLens.workspace.maxArchiveMB',
+				maxEntryBytes: 'kubeStatusLens.workspace.maxFileSizeKB',
+			},
+		);
+		if (read.kind !== 'dump') {
+			const why = read.kind === 'unreadable' ? read.message : `not a fleet dump: ${read.why}`;
+			if (opened) void vscode.window.showWarningMessage(`${name}: ${why}`);
+			else this.log.info(`Skipped ${name}: ${why}.`);
+			return;
+		}
+		const rootId = `${rootPrefix}${uri.toString()}`;
+		let changes = this.graph.addRoot(rootId, name, 'file');
+		this.onChanged(changes);
+		for (const note of read.notes) {
+			this.log.info(`${name}: skipped ${JSON.stringify(note.entry)}: ${note.message}.`);
+		}
+		for (const error of read.errors) this.log.warn(`${name}: ${error}`);
+		const events: KubeEvent[] = [];
+		let objects = 0;
+		for (const { name: entry, text } of read.entries) {
+			const content = readDumpEntry(entry, text);
+			for (const event of content.events) events.push(event);
+			for (const problem of content.problems) {
+				this.log.warn(`${name}: ${entry}:${problem.range.start.line + 1}: ${problem.message}`);
+			}
+			if (content.skipped !== undefined) this.log.info(`${name}: ${entry}: ${content.skipped}.`);
+			if (content.objects.length === 0) continue;
+			objects += content.objects.length;
+			changes = this.graph.setSourceObjects(
+				rootId,
+				`${uri.toString()}#${entry}`,
+				content.objects.map(({ object }) => ({ object, label: `${name}: ${entry}` })),
+			);
+			this.onChanged(changes);
+		}
+		this.eventLookups.set(rootId, eventsByObject(events));
+		this.log.info(`Read ${name}: ${objects} object(s), ${events.length} Event(s).`);
+		const [firstError] = read.errors;
+		this.onChanged(
+			this.graph.setRootState(
+				rootId,
+				firstError === undefined
+					? undefined
+					: {
+							tone: 'error',
+							message: `read in part (${read.errors.length} problem${read.errors.length === 1 ? '' : 's'})`,
+							detail: read.errors.join('\n'),
+						},
+			),
+		);
+	}
+}

@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { pack } from 'tar-stream';
+import * as vscode from 'vscode';
+import { eventually, extensionApi, findNode } from './support.ts';
+
+/** A gzipped tar of the entries, written as tar-stream writes one (as Go's archive/tar does for `fleet dump`). */
+async function writeArchive(path: string, entries: Record<string, string>): Promise<void> {
+	const archive = pack();
+	const chunks: Buffer[] = [];
+	archive.on('data', (chunk: unknown) => {
+		chunks.push(chunk as Buffer);
+	});
+	const ended = new Promise<void>((resolve) => archive.on('end', () => resolve()));
+	for (const [name, body] of Object.entries(entries)) {
+		archive.entry({ name, mode: 0o644, mtime: new Date(0) }, body);
+	}
+	archive.finalize();
+	await ended;
+	writeFileSync(path, gzipSync(Buffer.concat(chunks)));
+}
+
+const bundle = `apiVersion: fleet.cattle.io/v1alpha1
+kind: Bundle
+metadata: {name: dumped-app, namespace: fleet-dumped, generation: 1}
+status:
+  observedGeneration: 1
+  summary: {desiredReady: 1, ready: 0, errApplied: 1}
+  conditions:
+  - {type: Ready, status: "False", message: "ErrApplied(1) [Cluster fleet-dumped/edge: boom]"}
+`;
+
+describe('fleet dump archives as roots', () => {
+	it('opens a dump as a root named after the file, with its objects rated as manifests are', async () => {
+		const api = await extensionApi();
+		await api.ready();
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-dump-'));
+		const path = join(folder, 'support-case.tgz');
+		await writeArchive(path, {
+			'bundles_fleet-dumped_dumped-app': bundle,
+			'events_fleet-dumped':
+				'{"reason":"ErrApplied","type":"Warning","involvedObject":{"kind":"Bundle","namespace":"fleet-dumped","name":"dumped-app"}}',
+		});
+		await vscode.commands.executeCommand('kubeStatusLens.fleetDump.open', vscode.Uri.file(path));
+		const root = await eventually('a root for the archive', () =>
+			api.provider
+				.getChildren()
+				.map((id) => api.graph.node(id))
+				.find((node) => node?.label === 'support-case.tgz'),
+		);
+		const objects = api.graph.objectsOf(root.rootId);
+		assert.deepEqual(
+			objects.map((object) => (object.metadata as { name?: string } | undefined)?.name),
+			['dumped-app'],
+		);
+		const node = findNode(api, 'dumped-app', 'object');
+		assert.equal(node?.rootId, root.rootId);
+		assert.equal(node.tone, 'error');
+		assert.equal(node.sources?.[0]?.label, 'support-case.tgz: bundles_fleet-dumped_dumped-app');
+		// No file to open: the entry lives inside the archive.
+		assert.doesNotMatch(api.provider.getTreeItem(node.id).contextValue ?? '', /hasManifest/);
+	});
+
+	it('leaves an archive that is not a dump (a Helm chart) without a root', async () => {
+		const api = await extensionApi();
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-chart-'));
+		const path = join(folder, 'mychart-0.1.0.tgz');
+		await writeArchive(path, { 'mychart/Chart.yaml': 'apiVersion: v2\nname: mychart\n' });
+		await vscode.commands.executeCommand('kubeStatusLens.fleetDump.open', vscode.Uri.file(path));
+		assert.ok(
+			!api.provider.getChildren().some((id) => api.graph.node(id)?.label === 'mychart-0.1.0.tgz'),
+		);
+	});
+});
