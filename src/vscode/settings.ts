@@ -8,6 +8,8 @@ export const settingKeys = [
 	'kubeStatusLens.workspace.exclude',
 	'kubeStatusLens.workspace.maxFileSizeKB',
 	'kubeStatusLens.workspace.maxFileSizeKiB',
+	'kubeStatusLens.workspace.maxArchiveMB',
+	'kubeStatusLens.workspace.maxArchiveEntries',
 	'kubeStatusLens.tree.problemsOnly',
 	'kubeStatusLens.mergePreview.rules',
 	'kubeStatusLens.diagnostics.enabled',
@@ -27,6 +29,11 @@ export const settingKeys = [
  * A positive number setting, or the one it was renamed from while the new one is set nowhere (the Settings UI titles a
  * key from its camelCase words, so `maxFileSizeKiB` read "Max File Size Ki B" and became `maxFileSizeKB`).
  */
+/** A positive number setting, or the fallback when it is not one. */
+function positiveNumber(value: unknown, fallback: number): number {
+	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
 function renamedNumber(
 	config: vscode.WorkspaceConfiguration,
 	key: string,
@@ -57,6 +64,9 @@ export interface WorkspaceSettings {
 	readonly include: readonly string[];
 	readonly exclude: readonly string[];
 	readonly maxFileBytes: number;
+	/** A fleet dump archive: bytes after decompression, and entries. */
+	readonly maxArchiveBytes: number;
+	readonly maxArchiveEntries: number;
 }
 
 /** Typed read of kubeStatusLens.workspace.* for a folder. */
@@ -66,6 +76,10 @@ export function readWorkspaceSettings(scope?: vscode.ConfigurationScope): Worksp
 		include: stringArray(config.get<unknown>('include'), ['**/*.{yaml,yml,json}']),
 		exclude: stringArray(config.get<unknown>('exclude'), []),
 		maxFileBytes: renamedNumber(config, 'maxFileSizeKB', 'maxFileSizeKiB', 5120) * 1024,
+		maxArchiveBytes: positiveNumber(config.get<unknown>('maxArchiveMB'), 1024) * 1024 * 1024,
+		maxArchiveEntries: Math.floor(
+			positiveNumber(config.get<unknown>('maxArchiveEntries'), 100_000),
+		),
 	};
 }
 

@@ -70,12 +70,11 @@ export class FleetDumpRoots {
 	async read(uri: vscode.Uri, opened: boolean): Promise<void> {
 		const name = fileNameOf(uri);
 		const settings = readWorkspaceSettings(vscode.workspace.getWorkspaceFolder(uri));
-		const config = vscode.workspace.getConfiguration('kubeStatusLens.workspace', uri);
 		const read = await readFleetDump(
 			uri.fsPath,
 			{
-				maxEntries: config.get<number>('maxArchiveEntries') ?? 100_000,
-				maxInflatedBytes: (config.get<number>('maxArchiveMB') ?? 1024) * 1024 * 1024,
+				maxEntries: settings.maxArchiveEntries,
+				maxInflatedBytes: settings.maxArchiveBytes,
 				maxEntryBytes: settings.maxFileBytes,
 			},
 			{
