@@ -79,21 +79,26 @@ export function objectTooltipMarkdown(
 	lines.push(
 		`**${escapeMarkdown(ref.kind || 'Object')}** ${escapeMarkdown(ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name)}`,
 	);
-	const meaning = explain(
-		result.system === 'kubernetes' ? 'kstatus' : result.system,
-		'state',
-		result.state,
-		ref.kind,
-	);
+	const { conditions } = readConditions(object);
+	const rated = result.system === 'kubernetes';
+	// A plain Kubernetes kind is rated by kstatus alone: say the rule that fired, not kstatus's general definition
+	// ("Stalled is True or a kind-specific failure") for an object that has no Stalled condition.
+	const firedRule = rated ? kstatusRuleOf(result, conditions, ref.kind) : undefined;
+	const meaning = firedRule
+		? { meaning: firedRule }
+		: explain(rated ? 'kstatus' : result.system, 'state', result.state, ref.kind);
 	lines.push(
 		'',
 		`**${escapeMarkdown(stateLabel(result))}**${meaning ? ` — ${escapeMarkdown(meaning.meaning)}` : ''}`,
 	);
 	const key = result.message || result.reasons[0] || '';
 	if (key) lines.push('', escapeMarkdown(key, hoverTextLimit));
-	const otherReason = result.reasons.find((reason) => !repeats(reason, key));
+	const otherReason = result.reasons.find(
+		(reason) =>
+			!repeats(reason, key) &&
+			!(firedRule !== undefined && result.kstatus.reason && reason.endsWith(result.kstatus.reason)),
+	);
 	if (otherReason) lines.push('', escapeMarkdown(otherReason));
-	const { conditions } = readConditions(object);
 	if (conditions.length > 0) lines.push('', conditionsLine(conditions, 6));
 	const facts = [now === undefined ? undefined : conditionSince(object, now), revisionOf(object)];
 	const known = facts.filter((fact) => fact !== undefined);
@@ -105,7 +110,13 @@ export function objectTooltipMarkdown(
 	const health = result.health
 		? `Argo CD: ${escapeMarkdown(result.health.status)}${result.health.message && !repeats(result.health.message, key) ? ` — ${escapeMarkdown(result.health.message, 300)}` : ''}`
 		: `Argo CD: ${noHealthSentence(object)}`;
-	lines.push('', `kstatus: ${escapeMarkdown(result.kstatus.status)}${kstatusMessage} · ${health}`);
+	// For a kind kstatus rates, the state above is kstatus's: only Argo CD remains to be said.
+	lines.push(
+		'',
+		rated
+			? health
+			: `kstatus: ${escapeMarkdown(result.kstatus.status)}${kstatusMessage} · ${health}`,
+	);
 	if (readFrom !== undefined) {
 		lines.push('', escapeMarkdown(readFrom));
 	} else if (sources.length > 0) {
@@ -114,4 +125,24 @@ export function objectTooltipMarkdown(
 		if (first) lines.push('', `From ${escapeMarkdown(`${first.label}:${first.line}`)}${more}`);
 	}
 	return lines.join('\n');
+}
+
+/**
+ * The kstatus rule that decided a plain Kubernetes object's state, in words: "kstatus's Deployment rule: Progressing
+ * False (ProgressDeadlineExceeded)". Undefined when kstatus gave no reason, or when a Stalled condition decided (its
+ * general definition then says it).
+ */
+function kstatusRuleOf(
+	result: StatusResult,
+	conditions: readonly Condition[],
+	kind: string,
+): string | undefined {
+	const reason = result.kstatus.reason;
+	if (!reason || result.state === 'Current') return undefined;
+	if (conditions.some((condition) => condition.type === 'Stalled' && condition.status === 'True')) {
+		return undefined;
+	}
+	const from = conditions.find((condition) => condition.reason === reason);
+	const what = from ? `${from.type} ${from.status} (${reason})` : reason;
+	return `kstatus's ${kind || 'object'} rule: ${what}`;
 }
