@@ -6,8 +6,9 @@
 # demo kubeconfig of its own, so two runs side by side do not disturb each other.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-[ -d node_modules ] || npm ci --no-audit --no-fund
 node24=$(scripts/toolchain.sh)/bin/node
+# npm runs on the pinned Node 24: under the machine's Node 20, packages that need Node 22 print engine warnings.
+[ -d node_modules ] || PATH="$(dirname "$node24"):$PATH" npm ci --no-audit --no-fund
 "$node24" esbuild.mjs --no-tests
 # Install (or check) the workbench before the demo starts, so a first run's long build happens up front.
 scripts/install-vscode-host.sh >/dev/null

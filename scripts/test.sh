@@ -4,8 +4,9 @@
 # in a real VS Code (code-server); the .vsix as shipped, installed and activated.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-[ -d node_modules ] || npm ci --no-audit --no-fund
 node24=$(scripts/toolchain.sh)/bin/node
+# npm runs on the pinned Node 24: under the machine's Node 20, packages that need Node 22 print engine warnings.
+[ -d node_modules ] || PATH="$(dirname "$node24"):$PATH" npm ci --no-audit --no-fund
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
 
 step "unit + conformance (node $($node24 --version))"
