@@ -417,7 +417,32 @@ export function mergePreviewYaml(
 		for (const note of result.notes) header.push(`#   - ${oneLine(note)}`);
 	}
 	header.push('');
-	return { text: `${header.join('\n')}\n${document.toString({ lineWidth: 0 })}`, result, other };
+	return {
+		text: `${header.flatMap((line) => wrappedComment(line)).join('\n')}\n${document.toString({ lineWidth: 0 })}`,
+		result,
+		other,
+	};
+}
+
+/** Header lines longer than an editor shows are wrapped at spaces, continued under their first word. */
+const headerWidth = 100;
+const continued = '#     ';
+
+function wrappedComment(line: string): string[] {
+	// The per-WEC table's rows keep their columns.
+	const tableRow = line.startsWith('#   ') && !line.startsWith('#   - ');
+	if (line.length <= headerWidth || tableRow) return [line];
+	const lines: string[] = [];
+	let rest = line;
+	while (rest.length > headerWidth) {
+		const space = rest.lastIndexOf(' ', headerWidth);
+		// A word longer than the line (a long name) is cut where the line ends.
+		const cut = space > continued.length ? space : headerWidth;
+		lines.push(rest.slice(0, cut));
+		rest = `${continued}${rest.slice(cut === space ? cut + 1 : cut)}`;
+	}
+	lines.push(rest);
+	return lines;
 }
 
 function hasStatus(workload: unknown): boolean {

@@ -4,9 +4,14 @@ import { mergeDiffTitle, mergeInputsFrom, mergeWorkloadOf } from '../../core/mer
 import type { MergeRules } from '../../core/merge/wecMerge.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
+import { visibleLine } from '../../core/text/visible.ts';
+import { contextOfLiveRoot } from '../../live/liveRoots.ts';
 import { readMergeRules } from '../settings.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
 import { mergeScheme, mergeUriOf, type MergePreviewProvider } from './mergePreviewProvider.ts';
+
+/** How long a live preview waits for the contexts' first listing. */
+const pairingWaitMs = 30_000;
 
 /** Where a preview was asked for: a tree node id, or a workload at a line of a document (the CodeLens). */
 type PreviewArgument = string | { readonly uri: string; readonly line: number } | undefined;
@@ -59,15 +64,28 @@ class MergeCodeLensProvider implements vscode.CodeLensProvider {
 	}
 }
 
-/** Opens a preview as YAML beside the editor; returns its URI for callers and tests. */
+/**
+ * Opens a preview as YAML in the active editor group (beside a narrow manifest its header lines were cut); returns
+ * its URI for callers and tests.
+ */
 async function showBeside(uri: vscode.Uri): Promise<string> {
 	const document = await vscode.workspace.openTextDocument(uri);
 	await vscode.languages.setTextDocumentLanguage(document, 'yaml');
 	await vscode.window.showTextDocument(document, {
-		viewColumn: vscode.ViewColumn.Beside,
-		preview: true,
+		viewColumn: vscode.ViewColumn.Active,
+		preview: false,
 	});
 	return uri.toString();
+}
+
+/** Whether a live root is still listing (its row says "syncing…"): its WorkStatus copies may not be in yet. */
+function anyLiveRootSyncing(graph: ResourceGraph): boolean {
+	return graph
+		.roots()
+		.some(
+			(root) =>
+				contextOfLiveRoot(root.id) !== undefined && /syncing|connecting/.test(root.description),
+		);
 }
 
 /** Registers the merge preview: content provider, CodeLens, preview and diff commands. */
@@ -100,10 +118,40 @@ export function registerMergePreview(
 		// A tree item of a live root merges from the live WDS and its paired ITS; anything else from the workspace.
 		const rootId =
 			(typeof argument === 'string' ? graph.node(argument)?.rootId : undefined) ?? workspaceRootId;
-		const workload = key ? graph.objectOf(rootId, key) : undefined;
-		if (!key || !workload || !mergeInputsFrom(workload, provider.objectsOf(rootId)).because) {
+		const withInputs = (): Readonly<Record<string, unknown>> | undefined => {
+			const found = key ? graph.objectOf(rootId, key) : undefined;
+			return found && mergeInputsFrom(found, provider.objectsOf(rootId)).because
+				? found
+				: undefined;
+		};
+		let workload = withInputs();
+		const context = contextOfLiveRoot(rootId);
+		if (key && !workload && context !== undefined && anyLiveRootSyncing(graph)) {
+			// The first try used to find nothing while the ITS context was still listing: wait for it, visibly.
+			workload = await vscode.window.withProgress(
+				{
+					location: vscode.ProgressLocation.Notification,
+					title: `Waiting for context ${visibleLine(context)} and its paired ITS to list their WorkStatus objects…`,
+					cancellable: true,
+				},
+				async (_progress, token) => {
+					const deadline = Date.now() + pairingWaitMs;
+					while (!token.isCancellationRequested && Date.now() < deadline) {
+						const found = withInputs();
+						if (found || !anyLiveRootSyncing(graph)) return found;
+						await new Promise((resolve) => setTimeout(resolve, 200));
+					}
+					return withInputs();
+				},
+			);
+		}
+		if (!key || !workload) {
+			const where =
+				context === undefined
+					? 'in the workspace'
+					: `in context ${visibleLine(context)} (nor in the ITS paired with it by kubeStatusLens.clusters.kubestellarPairs)`;
 			void vscode.window.showInformationMessage(
-				'No BindingPolicy in the workspace selects this object and no WorkStatus refers to it, so KubeStellar returns no status for it.',
+				`No BindingPolicy ${where} selects this object and no WorkStatus refers to it, so KubeStellar returns no status for it.`,
 			);
 			return undefined;
 		}

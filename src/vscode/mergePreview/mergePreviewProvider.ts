@@ -8,6 +8,8 @@ import {
 import type { MergeRules } from '../../core/merge/wecMerge.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
+import { visibleLine } from '../../core/text/visible.ts';
+import { contextOfLiveRoot } from '../../live/liveRoots.ts';
 
 /** The URI scheme of the read-only merge preview documents (merged status, and the current one for the diff). */
 export const mergeScheme = 'kube-status-lens-merge';
@@ -61,6 +63,8 @@ function targetOf(uri: vscode.Uri): MergeTarget {
 
 /** Serves the merge preview from the graph's objects; open previews refresh when the graph changes. */
 export class MergePreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+	/** Per open live preview: the per-WEC values it last showed, and since when. */
+	private readonly liveValues = new Map<string, { values: string; changedAt: number }>();
 	private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.emitter.event;
 	private readonly graph: ResourceGraph;
@@ -84,22 +88,9 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 	objectsOf(rootId: string): readonly Readonly<Record<string, unknown>>[] {
 		const picked = this.picked.get(rootId);
 		if (picked) return picked;
-		const own = this.graph.objectsOf(rootId);
-		if (!rootId.startsWith('live:')) return own;
-		// WorkStatus objects already in a WDS root were copied there from its paired ITS context.
-		if (own.some((object) => object.kind === 'WorkStatus')) return own;
-		const wds = rootId.slice('live:'.length);
-		const workStatuses = this.graph
-			.roots()
-			.filter((root) => root.rootId !== rootId && root.rootId.startsWith('live:'))
-			.flatMap((root) => this.graph.objectsOf(root.rootId))
-			.filter((object) => object.kind === 'WorkStatus');
-		const origin = (object: Readonly<Record<string, unknown>>): unknown =>
-			(object.metadata as { labels?: Record<string, unknown> } | undefined)?.labels?.[
-				'transport.kubestellar.io/originWdsName'
-			];
-		const named = workStatuses.filter((object) => origin(object) === wds);
-		return [...own, ...(named.length > 0 ? named : workStatuses)];
+		// A live WDS root holds the WorkStatus objects of its paired ITS, copied there by the same pairing rule the tree
+		// uses (kubeStatusLens.clusters.kubestellarPairs): the preview reads exactly what the tree shows.
+		return this.graph.objectsOf(rootId);
 	}
 
 	constructor(graph: ResourceGraph) {
@@ -127,10 +118,23 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 		if (target.side === 'merged-status') {
 			return mergedStatusYaml(workload, inputs, target.rules, { now: Date.now() });
 		}
-		return mergePreviewYaml(workload, inputs, target.rules, { now: Date.now() }).text;
+		const text = mergePreviewYaml(workload, inputs, target.rules, { now: Date.now() }).text;
+		const context = contextOfLiveRoot(target.rootId);
+		if (context === undefined) return text;
+		// A live preview follows the clusters: it says when the values it merges last changed.
+		const values = JSON.stringify(inputs.perWec);
+		const key = uri.toString();
+		const seen = this.liveValues.get(key);
+		const changedAt = seen && seen.values === values ? seen.changedAt : Date.now();
+		this.liveValues.set(key, { values, changedAt });
+		const time = new Date(changedAt).toISOString().slice(11, 19);
+		const line = `# Live from context ${visibleLine(context)}: the WECs' values last changed at ${time} UTC`;
+		const firstBreak = text.indexOf('\n');
+		return `${text.slice(0, firstBreak)}\n${line}${text.slice(firstBreak)}`;
 	}
 
 	dispose(): void {
+		this.liveValues.clear();
 		clearTimeout(this.timer);
 		this.emitter.dispose();
 	}

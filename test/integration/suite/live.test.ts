@@ -571,6 +571,39 @@ describe('the merge preview on live clusters', () => {
 		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
 		assert.match(document.getText(), /# Mode: (multi|singleton)/);
 		assert.match(document.getText(), /WorkStatus object\(s\) refer to it/);
+		assert.match(
+			document.getText(),
+			/^# Live from context kubestellar-wds: the WECs' values last changed at \d\d:\d\d:\d\d UTC$/m,
+		);
+	});
+
+	it('works on the first try while the contexts are still listing, as the tree pairs them', async () => {
+		const api = await extensionApi();
+		// Reopen every context and ask as soon as the WDS lists its workload, whether or not the ITS has listed the
+		// WorkStatus objects yet (the first try used to fail then).
+		await api.live.restart();
+		const workload = await eventually('the nginx workload back in the WDS', () =>
+			walk(api).find(
+				(node) =>
+					node.rootId === 'live:kubestellar-wds' &&
+					node.ref?.kind === 'Deployment' &&
+					node.ref.name === 'nginx',
+			),
+		);
+		const uri = await vscode.commands.executeCommand<string | undefined>(
+			'kubeStatusLens.merge.preview',
+			workload.id,
+		);
+		assert.ok(uri, 'the preview opened on the first try');
+		const text = (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+		assert.match(text, /WorkStatus object\(s\) refer to it/);
+		const copies = walk(api).filter(
+			(node) => node.rootId === 'live:kubestellar-wds' && node.ref?.kind === 'WorkStatus',
+		);
+		assert.ok(copies.length > 0, 'the tree shows the WorkStatus objects the preview merged');
+		await eventually('every context ready again', () =>
+			api.live.summary.every((line) => line.endsWith(': ready')),
+		);
 	});
 });
 

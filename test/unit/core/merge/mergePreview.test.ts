@@ -66,6 +66,25 @@ describe('merge preview', () => {
 		assert.ok(!/^status: hacked/m.test(text));
 	});
 
+	it('wraps long header lines so an editor of normal width shows them whole', () => {
+		const long = {
+			...workload,
+			metadata: {
+				...(workload?.metadata as object),
+				name: `checkout-${'frontend-'.repeat(12)}service`,
+			},
+		};
+		const { text } = mergePreviewYaml(long, mergeInputsFrom(workload, objects), 'proposal');
+		const header = text.split('\n').filter((line) => line.startsWith('#'));
+		for (const line of header) assert.ok(line.length <= 100, line);
+		assert.match(text, /^# The \.status KubeStellar would write into Deployment/m);
+		assert.match(text, /^# {3}\S/m, 'continued lines are indented');
+		assert.deepEqual(
+			parse(text).status,
+			mergePreviewYaml(long, mergeInputsFrom(workload, objects), 'proposal').result.status,
+		);
+	});
+
 	it('shows the current status for the diff', () => {
 		assert.deepEqual(parse(currentStatusYaml({ status: { replicas: 3 } })), {
 			status: { replicas: 3 },
