@@ -3,7 +3,7 @@
 // write, recomputed from the indexed children. The roll-ups are lazy: a row reads counters, the whole roll-up waits
 // until a node's result is read.
 import { findCondition, readConditions } from '../model/condition.ts';
-import { getPath, getString, isRecord } from '../model/object.ts';
+import { getArray, getPath, getString, isRecord } from '../model/object.ts';
 import {
 	bundleStatusFrom,
 	bundleStatusOf,
@@ -73,6 +73,42 @@ const fleetRollupKinds = new Set([
  */
 export function hasFleetRollup(entry: Entry): boolean {
 	return entry.system === 'fleet' && fleetRollupKinds.has(entry.kind);
+}
+
+/** Fleet cuts nonReadyStatus and modifiedStatus at this length (resourcesDetailsMaxLength). */
+const fleetDetailsCutOff = 10;
+
+/** At most this many applied resources or inventory entries show as rows under their object. */
+const appliedRowsShown = 100;
+
+interface InventoryEntry {
+	readonly namespace: string;
+	readonly name: string;
+	readonly group: string;
+	readonly kind: string;
+	readonly version: string;
+}
+
+/**
+ * A Flux Kustomization's status.inventory entries; an id reads `<namespace>_<name>_<group>_<kind>` (Flux's
+ * ObjMetadata string; a cluster-scoped object has an empty namespace, a core one an empty group).
+ */
+function inventoryOf(object: unknown): InventoryEntry[] {
+	const entries = getArray(object, 'status', 'inventory', 'entries') ?? [];
+	const read: InventoryEntry[] = [];
+	for (const item of entries) {
+		const id = getString(item, 'id');
+		if (!id) continue;
+		const parts = id.split('_');
+		if (parts.length < 4) continue;
+		const kind = parts.at(-1) ?? '';
+		const group = parts.at(-2) ?? '';
+		const namespace = parts[0] ?? '';
+		const name = parts.slice(1, -2).join('_');
+		if (!kind || !name) continue;
+		read.push({ namespace, name, group, kind, version: getString(item, 'v') ?? '' });
+	}
+	return read;
 }
 
 /** Creates, updates and removes the derived children of an entry (BD resources, HarborCluster dependencies). */
@@ -172,6 +208,106 @@ export function syncDerived(work: Work, entry: Entry): void {
 				}),
 				'warning',
 			);
+		}
+		// Every other resource the agent applied, so the failing Deployment of a bundle is one click away and the
+		// rest are seen to be there. Fleet lists a resource as non-ready or modified only up to its cut-off; past it,
+		// an unlisted resource is not known to be ready.
+		const listed = new Set(
+			[...view.nonReadyStatus, ...view.modifiedStatus, ...(failed ? [failed] : [])].map(
+				(resource) => `${resource.kind}\u0000${resource.namespace}\u0000${resource.name}`,
+			),
+		);
+		const cut = view.nonReadyStatus.length >= fleetDetailsCutOff;
+		// After a failed apply the resources listed are the release's, not known to be at this version.
+		const applyFailed = deployed?.status === 'False';
+		const [appliedWords, appliedMessage, appliedTone]: [string, string, Tone] = applyFailed
+			? [
+					'in the release · the last apply failed',
+					'It belongs to the release, but the agent failed to apply the latest version (see the Deployed condition).',
+					'progressing',
+				]
+			: cut
+				? [
+						'applied · not in the agent’s shortened report',
+						'The agent applied it. Fleet reports at most 10 non-ready resources, so whether this one is ready is not known here.',
+						'progressing',
+					]
+				: [
+						'applied · ready',
+						'The agent applied it and reports it neither non-ready nor modified.',
+						'ok',
+					];
+		const applied = view.resources.filter(
+			(resource) =>
+				!listed.has(`${resource.kind}\u0000${resource.namespace}\u0000${resource.name}`),
+		);
+		for (const resource of applied.slice(0, appliedRowsShown)) {
+			add(
+				`r:${entry.key}:ok:${resource.apiVersion}:${resource.kind}:${resource.namespace}/${resource.name}`,
+				groupInfo(
+					`${resource.kind || 'resource'} ${qualified(resource.namespace, resource.name)}`,
+					'fleet',
+					{
+						description: appliedWords,
+						message: appliedMessage,
+						ref: {
+							apiVersion: resource.apiVersion,
+							kind: resource.kind,
+							namespace: resource.namespace,
+							name: resource.name,
+						},
+						namespace: resource.namespace,
+					},
+				),
+				appliedTone,
+			);
+		}
+		if (applied.length > appliedRowsShown) {
+			add(
+				`r:${entry.key}:more`,
+				groupInfo(`${applied.length - appliedRowsShown} more applied resources`, 'fleet', {
+					description: 'not listed here',
+					message: 'status.resources of the BundleDeployment lists them all.',
+				}),
+				'ok',
+			);
+		}
+	}
+	if (entry.system === 'flux' && entry.kind === 'Kustomization') {
+		// What the Kustomization applied (status.inventory): Flux keeps no state per entry, so the rows take the
+		// Kustomization's own tone where it is settled and otherwise say nothing worse than in progress.
+		const entries = inventoryOf(entry.object);
+		const tone: Tone =
+			entry.base.tone === 'ok' || entry.base.tone === 'suspended' ? entry.base.tone : 'progressing';
+		for (const item of entries.slice(0, appliedRowsShown)) {
+			wanted.set(`i:${entry.key}:${item.group}:${item.kind}:${item.namespace}/${item.name}`, {
+				info: groupInfo(`${item.kind} ${qualified(item.namespace, item.name)}`, 'flux', {
+					description: `applied${item.version ? ` · ${item.group ? `${item.group}/` : ''}${item.version}` : ''}`,
+					message:
+						'In the Kustomization’s inventory (status.inventory): Flux applied it and garbage-collects it when it leaves the source.',
+					ref: {
+						apiVersion: item.group ? `${item.group}/${item.version}` : item.version,
+						kind: item.kind,
+						namespace: item.namespace,
+						name: item.name,
+					},
+					namespace: item.namespace,
+				}),
+				tone,
+				kind: 'resource',
+				order: 10,
+			});
+		}
+		if (entries.length > appliedRowsShown) {
+			wanted.set(`i:${entry.key}:more`, {
+				info: groupInfo(`${entries.length - appliedRowsShown} more inventory entries`, 'flux', {
+					description: 'not listed here',
+					message: 'status.inventory of the Kustomization lists them all.',
+				}),
+				tone,
+				kind: 'resource',
+				order: 11,
+			});
 		}
 	}
 	if (entry.system === 'harbor' && entry.kind === 'HarborCluster') {

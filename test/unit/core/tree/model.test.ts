@@ -390,7 +390,10 @@ describe('resource graph: Fleet', () => {
 		const children = graph.children(row.id);
 		assert.deepEqual(
 			children.map((child) => `${child.label}: ${child.description}`),
-			['Deployment web/web: failed to apply'],
+			[
+				'Deployment web/web: failed to apply',
+				'Service web/web: in the release · the last apply failed',
+			],
 		);
 		assert.equal(children[0]?.tone, 'error');
 		assert.match(children[0]?.message ?? '', /must be less than or equal to cpu limit of 2/);
