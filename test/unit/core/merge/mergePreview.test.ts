@@ -79,10 +79,9 @@ describe('merge preview', () => {
 		for (const line of header) assert.ok(line.length <= 100, line);
 		assert.match(text, /^# The \.status KubeStellar would write into Deployment/m);
 		assert.match(text, /^# {3}\S/m, 'continued lines are indented');
-		assert.deepEqual(
-			parse(text).status,
-			mergePreviewYaml(long, mergeInputsFrom(workload, objects), 'proposal').result.status,
-		);
+		assert.deepEqual(parse(text) as unknown, {
+			status: mergePreviewYaml(long, mergeInputsFrom(workload, objects), 'proposal').result.status,
+		});
 	});
 
 	it('shows the current status for the diff', () => {
