@@ -1,12 +1,4 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-	diagnoseManifest,
-	findingCodes,
-	findingRules,
-	type Finding,
-	type FindingSeverity,
-} from '../core/manifest/diagnose.ts';
+import { diagnoseManifest, type Finding, type FindingSeverity } from '../core/manifest/diagnose.ts';
 import {
 	fleetTroubleshootingFindings,
 	newestTimestampOf,
@@ -30,6 +22,7 @@ import {
 } from './files.ts';
 import { optionsOrExit, usageError } from './options.ts';
 import { jsonArrayLines, writeLines } from './output.ts';
+import { formatSarif } from './sarif.ts';
 import { visibleLine } from '../core/text/visible.ts';
 import type { CommandIo } from './statusCommand.ts';
 
@@ -93,13 +86,6 @@ const severityColours: Readonly<Record<FindingSeverity, string>> = {
 	warning: '\u001b[33m',
 	information: '\u001b[36m',
 	hint: '\u001b[90m',
-};
-
-const sarifLevels: Readonly<Record<FindingSeverity, 'error' | 'warning' | 'note'>> = {
-	error: 'error',
-	warning: 'warning',
-	information: 'note',
-	hint: 'note',
 };
 
 /** A finding and the object it is about. */
@@ -174,94 +160,6 @@ function formatText(
 		`${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.information} information in ${plural(files, 'file')} (${plural(results.length, 'file')} checked)`,
 	);
 	return `${lines.join('\n')}\n`;
-}
-
-/** The SARIF location of a file: relative to the working folder when inside it (with %SRCROOT% as file URI), else absolute. */
-function artifactLocation(file: string, cwd: string): Record<string, unknown> {
-	const absolute = resolve(cwd, file);
-	const relativePath = relative(cwd, absolute);
-	if (relativePath !== '' && !relativePath.startsWith('..') && !isAbsolute(relativePath)) {
-		return {
-			uri: relativePath.split(sep).map(encodeURIComponent).join('/'),
-			uriBaseId: '%SRCROOT%',
-		};
-	}
-	return { uri: pathToFileURL(absolute).href };
-}
-
-/** The object a SARIF result is about: `kind/namespace/name` (`kind/name` for a cluster-scoped object). */
-function logicalLocationsOf(object: ObjectRef | undefined): Record<string, unknown> {
-	if (!object) return {};
-	const fullyQualifiedName = [object.kind, object.namespace, object.name]
-		.filter((part) => part !== '')
-		.join('/');
-	return { logicalLocations: [{ name: object.name, fullyQualifiedName, kind: 'resource' }] };
-}
-
-function formatSarif(
-	results: readonly FileFindings[],
-	cwd: string,
-	notes: readonly string[],
-): string {
-	const ruleIndex = new Map<string, number>(findingCodes.map((code, index) => [code, index]));
-	const base = pathToFileURL(cwd.endsWith(sep) ? cwd : `${cwd}${sep}`).href;
-	const sarif = {
-		$schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-		version: '2.1.0',
-		runs: [
-			{
-				tool: {
-					driver: {
-						name: 'kube-status-lens',
-						rules: findingCodes.map((code) => ({
-							id: code,
-							shortDescription: { text: findingRules[code].summary },
-							help: { text: `${findingRules[code].summary} See docs/diagnostics.md#${code}.` },
-							defaultConfiguration: { level: sarifLevels[findingRules[code].severity] },
-						})),
-					},
-				},
-				originalUriBaseIds: { '%SRCROOT%': { uri: base } },
-				...(notes.length > 0
-					? {
-							invocations: [
-								{
-									executionSuccessful: true,
-									toolExecutionNotifications: notes.map((note) => ({
-										level: 'note',
-										message: { text: note },
-									})),
-								},
-							],
-						}
-					: {}),
-				results: results.flatMap(({ file, entry, findings }) =>
-					findings.map((finding) => ({
-						ruleId: finding.code,
-						ruleIndex: ruleIndex.get(finding.code) ?? 0,
-						level: sarifLevels[finding.severity],
-						message: { text: finding.message },
-						locations: [
-							{
-								physicalLocation: {
-									artifactLocation: artifactLocation(file, cwd),
-									region: {
-										startLine: finding.range.start.line + 1,
-										startColumn: finding.range.start.character + 1,
-										endLine: finding.range.end.line + 1,
-										endColumn: finding.range.end.character + 1,
-									},
-								},
-								...logicalLocationsOf(finding.object),
-							},
-						],
-						...(entry !== undefined ? { properties: { entry } } : {}),
-					})),
-				),
-			},
-		],
-	};
-	return `${JSON.stringify(sarif, null, 2)}\n`;
 }
 
 /** Key names of the Secrets among the texts, by "namespace/name" (values are never kept). */

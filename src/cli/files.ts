@@ -176,19 +176,19 @@ function isArchiveName(path: string): boolean {
 
 /**
  * Reads the manifest files under the paths one at a time, handing each text to `visit` (so no more than one file's
- * text need be held); what cannot be read is reported on stderr. Returns whether any input could not be read.
+ * text need be held); what cannot be read is reported on stderr. Returns how many paths and files could not be read.
  */
 function readEachManifestText(
 	paths: readonly string[],
 	stderr: (text: string) => void,
 	limits: ReadLimits,
 	visit: (file: string, text: string) => void,
-): boolean {
-	let inputError = false;
+): number {
+	let unreadableCount = 0;
 	const { files, unreadable } = collectManifestFiles(paths);
 	for (const entry of unreadable) {
 		stderr(`${visibleLine(entry.path)}: cannot read: ${visibleLine(entry.message)}\n`);
-		inputError = true;
+		unreadableCount++;
 	}
 	const scratch: { buffer: Buffer | undefined } = { buffer: undefined };
 	for (const file of files) {
@@ -205,9 +205,9 @@ function readEachManifestText(
 			message = (error as Error).message;
 		}
 		stderr(`${visibleLine(file)}: cannot read: ${visibleLine(message)}\n`);
-		inputError = true;
+		unreadableCount++;
 	}
-	return inputError;
+	return unreadableCount;
 }
 
 /** The texts of the manifest files under the paths; what cannot be read is reported on stderr and flagged. */
@@ -217,10 +217,10 @@ export function readManifestTexts(
 	limits: ReadLimits,
 ): { texts: { file: string; text: string }[]; inputError: boolean } {
 	const texts: { file: string; text: string }[] = [];
-	const inputError = readEachManifestText(paths, stderr, limits, (file, text) =>
+	const unreadable = readEachManifestText(paths, stderr, limits, (file, text) =>
 		texts.push({ file, text }),
 	);
-	return { texts, inputError };
+	return { texts, inputError: unreadable > 0 };
 }
 
 /** A manifest file as read and parsed by the core's reader, or one entry of a fleet dump archive. */
@@ -242,10 +242,11 @@ export interface DumpArchive {
 	readonly kinds: ReadonlySet<string>;
 }
 
-/** The fleet dump archives read, and whether any could not be read whole. */
+/** The fleet dump archives read, and whether any could not be read whole (how many). */
 export interface DumpArchives {
 	readonly archives: readonly DumpArchive[];
 	readonly inputError: boolean;
+	readonly unreadableCount: number;
 }
 
 /**
@@ -279,8 +280,9 @@ async function readDumpArchives(
 	limits: ReadLimits,
 ): Promise<DumpArchives> {
 	const dumps: DumpArchive[] = [];
-	let inputError = false;
+	let unreadableCount = 0;
 	for (const { path, named } of archives) {
+		let inputError = false;
 		const read = await readFleetDump(
 			path,
 			{
@@ -299,7 +301,7 @@ async function readDumpArchives(
 				const message =
 					read.kind === 'unreadable' ? read.message : `not a fleet dump archive: ${read.why}`;
 				stderr(`${visibleLine(path)}: cannot read: ${visibleLine(message)}\n`);
-				inputError = true;
+				unreadableCount++;
 			}
 			continue;
 		}
@@ -333,6 +335,7 @@ async function readDumpArchives(
 				archiveEntries.push({ entry: name, text: content.text, objects: content.objects });
 			}
 		}
+		if (inputError) unreadableCount++;
 		const eventsOf = eventsByObject(events);
 		dumps.push({
 			path,
@@ -351,13 +354,13 @@ async function readDumpArchives(
 			),
 		});
 	}
-	return { archives: dumps, inputError };
+	return { archives: dumps, inputError: unreadableCount > 0, unreadableCount };
 }
 
 /**
  * Reads and parses (YAML, `kind: List`, JSON) the manifest files under the paths one at a time, handing each to
  * `visit`; what cannot be read or parsed is reported on stderr as `file:line:column: message` (parse problems after
- * the read errors) and flagged. Returns whether any input could not be read or parsed.
+ * the read errors) and flagged. Returns how many paths and files could not be read or parsed.
  */
 export function readEachManifest(
 	paths: readonly string[],
@@ -365,10 +368,12 @@ export function readEachManifest(
 	limits: ReadLimits,
 	visit: (file: ManifestFile) => void,
 	dumpEntries: readonly ManifestFile[] = [],
-): boolean {
+): number {
 	const problemLines: string[] = [];
-	const readError = readEachManifestText(paths, stderr, limits, (file, text) => {
+	let unparsedCount = 0;
+	const unreadableCount = readEachManifestText(paths, stderr, limits, (file, text) => {
 		const parsed = parseManifests(text, { fileName: file });
+		if (parsed.problems.length > 0) unparsedCount++;
 		for (const problem of parsed.problems) {
 			const { line, character } = problem.range.start;
 			problemLines.push(
@@ -379,7 +384,7 @@ export function readEachManifest(
 	});
 	for (const line of problemLines) stderr(line);
 	for (const entry of dumpEntries) visit(entry);
-	return readError || problemLines.length > 0;
+	return unreadableCount + unparsedCount;
 }
 
 /** The manifest files under the paths, parsed by the core's one reader (see readEachManifest). */
@@ -389,6 +394,6 @@ export function readManifests(
 	limits: ReadLimits,
 ): { files: ManifestFile[]; inputError: boolean } {
 	const files: ManifestFile[] = [];
-	const inputError = readEachManifest(paths, stderr, limits, (file) => files.push(file));
-	return { files, inputError };
+	const failed = readEachManifest(paths, stderr, limits, (file) => files.push(file));
+	return { files, inputError: failed > 0 };
 }

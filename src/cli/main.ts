@@ -5,12 +5,19 @@ import { runStatusCommandLine } from './statusCommand.ts';
 const usage = `Usage: kube-status-lens <command> [options]
 
 Commands:
-  status PATH... [--json] [--fail-on error|warning]   status of every object in files and folders
+  status PATH... [--json] [--wide] [--fail-on error|warning]
+                                                     status of every object in files and folders
   merge ...                                          preview the multi-WEC status merge (merge --help)
   check PATH... [--format text|json|sarif]           the editor diagnostics, for CI (exit 1 on errors)
 
 Run a command with --help for its options.
 `;
+
+/** The terminal's width, else the COLUMNS variable when the output is not a terminal; nothing when neither says. */
+function terminalColumns(): { columns?: number } {
+	const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS);
+	return Number.isSafeInteger(columns) && columns > 0 ? { columns } : {};
+}
 
 function main(argv: readonly string[]): number | Promise<number> {
 	const [command, ...rest] = argv;
@@ -20,6 +27,7 @@ function main(argv: readonly string[]): number | Promise<number> {
 		stderr: (text: string) => process.stderr.write(text),
 		isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 		now: Date.now(),
+		...terminalColumns(),
 	};
 	switch (command) {
 		case 'status':

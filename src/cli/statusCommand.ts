@@ -15,7 +15,7 @@ import {
 } from './files.ts';
 import { optionsOrExit, usageError } from './options.ts';
 import { ByteBatches, JsonArrayWriter, writeLines } from './output.ts';
-import { visibleLine } from '../core/text/visible.ts';
+import { defaultTableWidth, exitCodeOf, summaryLines, tableLines } from './statusTable.ts';
 
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
@@ -25,6 +25,8 @@ export interface CommandIo {
 	readonly stderr: (text: string) => void;
 	readonly isTty: boolean;
 	readonly now: number;
+	/** The terminal's width (or COLUMNS); the table wraps messages at it. */
+	readonly columns?: number;
 }
 
 function bytesWriterOf(io: CommandIo): (bytes: Uint8Array) => void {
@@ -76,58 +78,20 @@ function eventRecordOf(event: KubeEvent): EventRecord {
 	};
 }
 
-const usage = `Usage: kube-status-lens status PATH... [--json] [--fail-on error|warning] [--max-file-size SIZE]
+const usage = `Usage: kube-status-lens status PATH... [--json] [--wide] [--fail-on error|warning] [--max-file-size SIZE]
 
 Reads Kubernetes objects from YAML/JSON files and folders (multi-document YAML, kind: List,
 kubectl get -o yaml/json output) and fleet dump archives (.tgz), and prints the status each system would report.
 
   --json               one JSON array, one record per object (with its Events from a fleet dump)
+  --wide               print each message whole on its row (the table wraps them at the terminal's width, or
+                       COLUMNS, or ${defaultTableWidth} characters when the output is not a terminal)
   --fail-on LEVEL      exit 1 when an object has tone LEVEL or worse (error, or warning and error)
   --max-file-size SIZE read no file (or archive entry) larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
 ${archiveLimitsUsage}
 Exit codes: 0 fine; 1 --fail-on matched; 2 an input could not be read or parsed (other files are still reported).
+The table's last line says which, and why.
 `;
-
-const toneColours: Readonly<Record<Tone, string>> = {
-	ok: '\u001b[32m',
-	progressing: '\u001b[36m',
-	warning: '\u001b[33m',
-	error: '\u001b[31m',
-	suspended: '\u001b[90m',
-	unknown: '\u001b[35m',
-};
-
-function oneLine(text: string, width: number): string {
-	const flat = visibleLine(text).replace(/\s+/g, ' ').trim();
-	return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
-}
-
-function* tableLines(records: readonly StatusRecord[], colour: boolean): Generator<string> {
-	const rows = records.map((record) => [
-		oneLine(record.kind, 100),
-		oneLine(record.namespace ? `${record.namespace}/${record.name}` : record.name, 320),
-		oneLine(record.observed ? record.state : `${record.state} (no status)`, 60),
-		oneLine(record.message, 100),
-	]);
-	const header = ['KIND', 'NAMESPACE/NAME', 'STATE', 'MESSAGE'];
-	const widths = header.map((title) => title.length);
-	for (const row of rows) {
-		row.forEach((cell, column) => {
-			widths[column] = Math.max(widths[column] ?? 0, cell.length);
-		});
-	}
-	const pad = (cells: readonly string[]): string[] =>
-		cells.map((cell, column) =>
-			column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0),
-		);
-	yield pad(header).join('  ').trimEnd();
-	for (let index = 0; index < rows.length; index++) {
-		const cells = pad(rows[index] ?? []);
-		const tone = records[index]?.tone ?? 'unknown';
-		if (colour) cells[2] = `${toneColours[tone]}${cells[2] ?? ''}\u001b[0m`;
-		yield cells.join('  ').trimEnd();
-	}
-}
 
 function recordOf(
 	result: StatusResult,
@@ -297,7 +261,7 @@ const standaloneBatch = 256;
 
 const statusOptions = {
 	choices: { 'fail-on': ['error', 'warning'] },
-	flags: ['json'],
+	flags: ['json', 'wide'],
 	texts: maxFileSizeOption,
 };
 
@@ -321,14 +285,15 @@ export function runStatusCommand(
 	if (typeof parsed === 'number') return parsed;
 	const { paths } = parsed;
 	const json = parsed.flags.has('json');
-	const failOn = parsed.values['fail-on'] as Tone | undefined;
+	const wide = parsed.flags.has('wide');
+	const failOn = parsed.values['fail-on'] as 'error' | 'warning' | undefined;
 	const limits = readLimitsOf(parsed.values);
 	if (typeof limits === 'string') return usageError(limits, usage, io);
 	return reportStatus(
 		paths,
 		dumps?.archives.flatMap((archive) => archive.entries) ?? [],
-		dumps?.inputError ?? false,
-		{ json, failOn, limits },
+		dumps?.unreadableCount ?? 0,
+		{ json, wide, failOn, limits },
 		io,
 	);
 }
@@ -336,12 +301,17 @@ export function runStatusCommand(
 function reportStatus(
 	paths: readonly string[],
 	dumpEntries: readonly ManifestFile[],
-	dumpError: boolean,
-	{ json, failOn, limits }: { json: boolean; failOn: Tone | undefined; limits: ReadLimits },
+	unreadableDumps: number,
+	{
+		json,
+		wide,
+		failOn,
+		limits,
+	}: { json: boolean; wide: boolean; failOn: 'error' | 'warning' | undefined; limits: ReadLimits },
 	io: CommandIo,
 ): number {
 	const threshold = failOn === undefined ? undefined : toneRank(failOn);
-	let failed = false;
+	let failing = 0;
 	const jsonWriter = json
 		? new JsonArrayWriter(new ByteBatches(bytesWriterOf(io)), writeStatusRecord)
 		: undefined;
@@ -357,7 +327,7 @@ function reportStatus(
 			toneRank(result.tone) >= threshold &&
 			(result.tone === 'warning' || result.tone === 'error')
 		) {
-			failed = true;
+			failing++;
 		}
 		const record = recordOf(result, object, from, line);
 		if (jsonWriter) jsonWriter.add(record);
@@ -376,7 +346,7 @@ function reportStatus(
 				lines: number[];
 		  }
 		| undefined;
-	const readError = readEachManifest(
+	const failedReads = readEachManifest(
 		paths,
 		io.stderr,
 		limits,
@@ -412,7 +382,6 @@ function reportStatus(
 		},
 		dumpEntries,
 	);
-	const inputError = readError || dumpError;
 	if (held) {
 		const written: unknown[] = [];
 		if (writtenFiles.length > 0) {
@@ -445,9 +414,12 @@ function reportStatus(
 			results[written.length + index] = undefined;
 		}
 	}
+	const exit = { failedInputs: failedReads + unreadableDumps, failOn, failing };
 	if (jsonWriter) jsonWriter.end();
-	else writeLines(tableLines(tableRecords, io.isTty), io.stdout);
-
-	if (inputError) return 2;
-	return failed ? 1 : 0;
+	else {
+		const layout = { width: io.columns ?? defaultTableWidth, wide, colour: io.isTty };
+		writeLines(tableLines(tableRecords, layout), io.stdout);
+		writeLines(['', ...summaryLines(tableRecords, exit)], io.stdout);
+	}
+	return exitCodeOf(exit);
 }

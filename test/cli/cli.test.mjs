@@ -12,9 +12,14 @@ const cli = join(root, 'dist/cli.cjs');
 const examples = join(root, 'examples/workspace');
 
 function run(...args) {
+	return runWith({}, ...args);
+}
+
+/** Runs the CLI with these environment variables besides NO_COLOR (COLUMNS unset unless given). */
+function runWith(env, ...args) {
 	const result = spawnSync(process.execPath, [cli, ...args], {
 		encoding: 'utf8',
-		env: { ...process.env, NO_COLOR: '1' },
+		env: { ...process.env, NO_COLOR: '1', COLUMNS: '', ...env },
 	});
 	return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -103,13 +108,109 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 		assert.equal(record.health.status, 'Healthy');
 	});
 
-	it('prints a table with one row per object', () => {
-		const result = run('status', join(examples, 'harbor/dump.yaml'));
+	// The SOURCE column is new (issue 20): without it a manifest and its dump printed identical-looking rows.
+	it('prints a table with one row per object, naming the file and line each was read from', () => {
+		const dump = join(examples, 'harbor/dump.yaml');
+		const result = run('status', '--wide', dump);
 		assert.equal(result.code, 0);
 		const lines = result.stdout.trim().split('\n');
-		assert.match(lines[0], /^KIND\s+NAMESPACE\/NAME\s+STATE\s+MESSAGE$/);
-		assert.equal(lines.length, 4);
-		assert.match(lines[1], /HarborCluster\s+harbor-system\/harbor\s+provisioning/);
+		assert.match(lines[0], /^KIND\s+NAMESPACE\/NAME\s+STATE\s+SOURCE\s+MESSAGE$/);
+		assert.equal(lines.length, 3 + 1 + 3);
+		assert.match(
+			lines[1],
+			/^HarborCluster +harbor-system\/harbor +provisioning +\S+ +Waiting for CacheReady/,
+		);
+		assert.equal(/provisioning +(\S+)/.exec(lines[1])?.[1], `${dump}:5`);
+	});
+
+	it('tells a manifest from its dump by where each row was read', () => {
+		const result = run('status', join(examples, 'aso'));
+		const rows = result.stdout.split('\n').filter((line) => line.includes('default/aso-sample-rg'));
+		assert.equal(rows.length, 2, result.stdout);
+		assert.match(rows[0], /Succeeded +\S*aso\/dump\.yaml:5 +Ready$/);
+		assert.match(rows[1], /Unknown \(no status\) +\S*aso\/manifests\.yaml:2 +No Ready condition/);
+	});
+
+	it('wraps messages at the terminal width, or prints them whole with --wide', () => {
+		const dump = join(examples, 'fleet/dump.yaml');
+		const message = records(dump).find((record) => record.kind === 'GitRepo').message;
+		assert.ok(message.length > 200);
+		const wrapped = runWith({ COLUMNS: '100' }, 'status', dump).stdout.split('\n');
+		const start = wrapped.findIndex((line) => line.startsWith('GitRepo '));
+		const end = wrapped.findIndex((line, index) => index > start && /^\S/.test(line));
+		// The row is wider than 100 (the path): the message goes under it, in lines of the terminal's width.
+		const messageLines = wrapped.slice(start + 1, end);
+		assert.ok(messageLines.length >= 3, wrapped.join('\n'));
+		assert.ok(
+			messageLines.every((line) => line.length <= 100),
+			messageLines.find((line) => line.length > 100),
+		);
+		assert.equal(messageLines.map((line) => line.trim()).join(' '), message);
+		// Beside a narrow row, the message wraps in its own column.
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-cli-'));
+		const file = join(folder, 'r.yaml');
+		writeFileSync(
+			file,
+			[
+				'apiVersion: source.toolkit.fluxcd.io/v1',
+				'kind: HelmRepository',
+				'metadata: {name: r, namespace: flux-system}',
+				'spec: {url: "https://charts.example.com"}',
+				'status:',
+				'  conditions:',
+				'  - {type: Ready, status: "False", reason: Failed, message: "one two three four five six seven eight nine ten eleven twelve"}',
+				'',
+			].join('\n'),
+		);
+		const lines = runWith({ COLUMNS: '100' }, 'status', file).stdout.split('\n');
+		const column = lines[0].indexOf('MESSAGE');
+		assert.ok(column > 40, lines[0]);
+		const parts = [lines[1], lines[2], lines[3]];
+		assert.ok(
+			parts.every((line, index) => line.length <= 100 && (index === 0 || /^ +\S/.test(line))),
+			lines.join('\n'),
+		);
+		assert.equal(
+			parts.map((line) => line.slice(column)).join(' '),
+			'one two three four five six seven eight nine ten eleven twelve',
+		);
+		const wide = runWith({ COLUMNS: '100' }, 'status', '--wide', dump).stdout.split('\n');
+		assert.ok(wide.find((line) => line.startsWith('GitRepo ')).endsWith(`  ${message}`));
+		assert.equal(wide.filter((line) => line.startsWith('  ')).length, 0);
+	});
+
+	it('ends the table with a summary that says why the exit code is what it is', () => {
+		const summary = (...args) => {
+			const { code, stdout } = run('status', ...args);
+			return { code, last: stdout.trimEnd().split('\n').slice(-2) };
+		};
+		const harbor = join(examples, 'harbor/dump.yaml');
+		assert.deepEqual(summary('--fail-on', 'error', harbor), {
+			code: 1,
+			last: [
+				'3 objects: 1 error, 1 progressing, 1 ok',
+				'1 object in error (--fail-on error): exit 1',
+			],
+		});
+		assert.deepEqual(summary('--fail-on', 'error', join(examples, 'flux/helmrepositories.yaml')), {
+			code: 0,
+			last: ['2 objects: 1 unknown, 1 ok', 'no object in error (--fail-on error): exit 0'],
+		});
+		assert.deepEqual(
+			summary('--fail-on', 'warning', join(examples, 'aso/dump.yaml')).last[1],
+			'2 objects in warning or error (--fail-on warning): exit 1',
+		);
+		assert.deepEqual(
+			summary(harbor).last[1],
+			'states set the exit code only with --fail-on error|warning: exit 0',
+		);
+		assert.deepEqual(summary('--fail-on', 'error', harbor, join(root, 'no-such-folder')), {
+			code: 2,
+			last: [
+				'3 objects: 1 error, 1 progressing, 1 ok',
+				'1 input could not be read or parsed (see the messages above); 1 object in error (--fail-on error): exit 2',
+			],
+		});
 	});
 
 	it('exits 1 with --fail-on when an object is in error, 0 when none is', () => {
@@ -160,7 +261,10 @@ describe(`kube-status-lens status on Node ${process.versions.node}`, () => {
 			!result.stdout.includes('\u001b') && !result.stdout.includes('\u0007'),
 			result.stdout,
 		);
-		assert.match(result.stdout, /flux-system\/evil\\u001b\[2J +Failed +a b\\u001b\]0;t\\u0007/);
+		assert.match(
+			result.stdout,
+			/flux-system\/evil\\u001b\[2J +Failed +\S+hostile\.yaml:1 +a b\\u001b\]0;t\\u0007/,
+		);
 	});
 
 	it('exits 2 for a path that does not exist', () => {

@@ -195,6 +195,16 @@ describe('fleet dump archives in the CLI', () => {
 		);
 	});
 
+	it('status names the archive entry each row was read from', () => {
+		const path = archive('table/dump.tgz', goodEntries);
+		const { code, stdout, stderr } = run('status', '--wide', path);
+		assert.equal(code, 0, stderr);
+		const rows = stdout.split('\n').filter((line) => line.includes('fleet-local/simple'));
+		assert.equal(rows.length, 2, stdout);
+		assert.match(rows[0], new RegExp(`^GitRepo .* ${path}:gitrepos_fleet-local_simple `));
+		assert.match(rows[1], new RegExp(`^Bundle .* NotReady +${path}:bundles_fleet-local_simple `));
+	});
+
 	it('check reads a dump as one input: findings name the archive, the entry and the object', () => {
 		const path = archive('check/dump.tgz', goodEntries);
 		const { code, stdout, stderr } = run('check', '--format', 'json', path);

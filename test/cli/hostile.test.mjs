@@ -30,7 +30,7 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 function run(args, { nodeOptions = [] } = {}) {
 	const result = spawnSync(process.execPath, [...nodeOptions, cli, ...args], {
 		encoding: 'utf8',
-		env: { ...process.env, NO_COLOR: '1' },
+		env: { ...process.env, NO_COLOR: '1', COLUMNS: '' },
 		timeout: long ? 900_000 : 60_000,
 		maxBuffer: 512 * 1024 * 1024,
 	});
@@ -74,7 +74,13 @@ describe(`hostile inputs to kube-status-lens on Node ${process.versions.node}`, 
 		assert.equal(result.stderr, '');
 		assert.equal(result.code, 0);
 		assert.match(result.stdout, new RegExp(`\\bcm-${count - 1}\\b`));
-		assert.equal(result.stdout.trimEnd().split('\n').length, count + 1);
+		const lines = result.stdout.trimEnd().split('\n');
+		// The header, a row per object, then a blank line and the summary.
+		assert.equal(lines.length, count + 4);
+		assert.deepEqual(lines.slice(-2), [
+			`${count} objects: ${count} ok`,
+			'states set the exit code only with --fail-on error|warning: exit 0',
+		]);
 	});
 
 	it(

@@ -1,0 +1,222 @@
+// `check --format sarif`: SARIF 2.1.0 (OASIS), as code-scanning views read it. Every rule carries its documentation
+// (the section of docs/diagnostics.md for its code) and, when the package names an http(s) home, a link to it; no
+// absolute path of the machine that ran the check is written.
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+	findingCodes,
+	findingRules,
+	type Finding,
+	type FindingCode,
+	type FindingSeverity,
+} from '../core/manifest/diagnose.ts';
+import type { ObjectRef } from '../core/model/object.ts';
+
+/** What the build (esbuild.mjs) puts into the bundled CLI from package.json and docs/diagnostics.md. */
+interface BuildFacts {
+	readonly version?: unknown;
+	readonly homepage?: unknown;
+	readonly repository?: unknown;
+	readonly diagnosticsDoc?: unknown;
+}
+
+/** BuildFacts as JSON text. */
+declare const KUBE_STATUS_LENS_BUILD: string | undefined;
+
+// Run from source (the unit tests), nothing is defined: no version, no documentation beyond the rules' summaries.
+function buildFacts(): BuildFacts {
+	return typeof KUBE_STATUS_LENS_BUILD === 'undefined'
+		? {}
+		: (JSON.parse(KUBE_STATUS_LENS_BUILD) as BuildFacts);
+}
+
+const docPath = 'docs/diagnostics.md';
+
+const sarifLevels: Readonly<Record<FindingSeverity, 'error' | 'warning' | 'note'>> = {
+	error: 'error',
+	warning: 'warning',
+	information: 'note',
+	hint: 'note',
+};
+
+/**
+ * The web address of the project's repository from package.json's `repository` (npm's forms: `github:owner/name`,
+ * `owner/name`, a git URL, `{ url }`), on GitHub or GitLab, where a file has a known address; undefined otherwise.
+ */
+function repositoryWebUrl(repository: unknown): string | undefined {
+	const given =
+		typeof repository === 'string'
+			? repository
+			: typeof repository === 'object' && repository !== null
+				? (repository as { url?: unknown }).url
+				: undefined;
+	if (typeof given !== 'string') return undefined;
+	const shorthand = /^(?:(github|gitlab):)?([\w.-]+\/[\w.-]+)$/.exec(given);
+	const hosts = { github: 'github.com', gitlab: 'gitlab.com' } as const;
+	const url = shorthand
+		? `https://${hosts[(shorthand[1] ?? 'github') as keyof typeof hosts]}/${shorthand[2] ?? ''}`
+		: given
+				.replace(/^git\+/, '')
+				.replace(/^git@([^:]+):/, 'https://$1/')
+				.replace(/^(?:ssh|git):\/\/(?:git@)?/, 'https://');
+	const match = /^https:\/\/(github\.com|gitlab\.com)\/([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(url);
+	return match ? `https://${match[1] ?? ''}/${match[2] ?? ''}` : undefined;
+}
+
+/** Where the tool and its documentation are on the web, when the package says so. */
+function webAddresses(facts: BuildFacts): { home?: string; docs?: string } {
+	const repository = repositoryWebUrl(facts.repository);
+	const homepage =
+		typeof facts.homepage === 'string' && /^https?:\/\/\S+$/.test(facts.homepage)
+			? facts.homepage
+			: undefined;
+	const home = homepage ?? repository;
+	if (!repository) return home ? { home } : {};
+	const blob = repository.startsWith('https://gitlab.com/') ? '/-/blob/HEAD/' : '/blob/HEAD/';
+	return { ...(home ? { home } : {}), docs: `${repository}${blob}${docPath}` };
+}
+
+/** The section of the documentation under `### code`, its paragraphs each on one line; undefined when absent. */
+function docSectionOf(doc: string, code: string): string | undefined {
+	const lines = doc.split(/\r?\n/);
+	const start = lines.indexOf(`### ${code}`);
+	if (start < 0) return undefined;
+	const body: string[] = [];
+	for (const line of lines.slice(start + 1)) {
+		if (line.startsWith('#')) break;
+		body.push(line);
+	}
+	const paragraphs = body
+		.join('\n')
+		.split(/\n\s*\n/)
+		.map((paragraph) => paragraph.replace(/\s*\n\s*/g, ' ').trim())
+		.filter((paragraph) => paragraph !== '');
+	return paragraphs.length > 0 ? paragraphs.join('\n\n') : undefined;
+}
+
+/** Markdown as plain text: emphasis and code marks dropped. */
+function plainText(markdown: string): string {
+	return markdown.replace(/\*\*/g, '').replace(/`/g, '');
+}
+
+function ruleOf(code: FindingCode, facts: BuildFacts, docs: string | undefined): object {
+	const { summary, severity } = findingRules[code];
+	const section =
+		typeof facts.diagnosticsDoc === 'string' ? docSectionOf(facts.diagnosticsDoc, code) : undefined;
+	const description = section ?? summary;
+	const where = `${docPath}#${code}`;
+	const link = docs ? `[${where}](${docs}#${code})` : `\`${where}\``;
+	return {
+		id: code,
+		name: code,
+		shortDescription: { text: summary },
+		fullDescription: { text: plainText(description), markdown: description },
+		help: {
+			text: `${plainText(description)}\n\nSee ${where} in the Kube Status Lens repository.`,
+			markdown: `${description}\n\nSee ${link}.`,
+		},
+		...(docs ? { helpUri: `${docs}#${code}` } : {}),
+		defaultConfiguration: { level: sarifLevels[severity] },
+		properties: { documentation: where },
+	};
+}
+
+/**
+ * A file's location: a URI relative to %SRCROOT%, the working folder (`../` for a file beside it), so that no path of
+ * this machine is written; an absolute file URI only where no relative path exists (another drive).
+ */
+function artifactLocation(file: string, cwd: string): Record<string, unknown> {
+	const absolute = resolve(cwd, file);
+	const relativePath = relative(cwd, absolute);
+	if (isAbsolute(relativePath)) return { uri: pathToFileURL(absolute).href };
+	return {
+		uri: relativePath === '' ? '.' : relativePath.split(sep).map(encodeURIComponent).join('/'),
+		uriBaseId: '%SRCROOT%',
+	};
+}
+
+/** The object a SARIF result is about: `kind/namespace/name` (`kind/name` for a cluster-scoped object). */
+function logicalLocationsOf(object: ObjectRef | undefined): Record<string, unknown> {
+	if (!object) return {};
+	const fullyQualifiedName = [object.kind, object.namespace, object.name]
+		.filter((part) => part !== '')
+		.join('/');
+	return { logicalLocations: [{ name: object.name, fullyQualifiedName, kind: 'resource' }] };
+}
+
+/** The findings of one file (or one entry of a fleet dump archive), each with the object it is about. */
+interface SarifFileFindings {
+	readonly file: string;
+	readonly entry?: string;
+	readonly findings: readonly (Finding & { readonly object?: ObjectRef })[];
+}
+
+/** The SARIF log of a check run: one run, every rule, the results, and the notes as tool notifications. */
+export function formatSarif(
+	results: readonly SarifFileFindings[],
+	cwd: string,
+	notes: readonly string[],
+): string {
+	const facts = buildFacts();
+	const { home, docs } = webAddresses(facts);
+	const ruleIndex = new Map<string, number>(findingCodes.map((code, index) => [code, index]));
+	const sarif = {
+		$schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+		version: '2.1.0',
+		runs: [
+			{
+				tool: {
+					driver: {
+						name: 'kube-status-lens',
+						fullName: 'Kube Status Lens',
+						...(typeof facts.version === 'string' ? { version: facts.version } : {}),
+						...(home ? { informationUri: home } : {}),
+						rules: findingCodes.map((code) => ruleOf(code, facts, docs)),
+					},
+				},
+				originalUriBaseIds: {
+					'%SRCROOT%': {
+						description: { text: 'The folder kube-status-lens check ran in.' },
+					},
+				},
+				...(notes.length > 0
+					? {
+							invocations: [
+								{
+									executionSuccessful: true,
+									toolExecutionNotifications: notes.map((note) => ({
+										level: 'note',
+										message: { text: note },
+									})),
+								},
+							],
+						}
+					: {}),
+				results: results.flatMap(({ file, entry, findings }) =>
+					findings.map((finding) => ({
+						ruleId: finding.code,
+						ruleIndex: ruleIndex.get(finding.code) ?? 0,
+						level: sarifLevels[finding.severity],
+						message: { text: finding.message },
+						locations: [
+							{
+								physicalLocation: {
+									artifactLocation: artifactLocation(file, cwd),
+									region: {
+										startLine: finding.range.start.line + 1,
+										startColumn: finding.range.start.character + 1,
+										endLine: finding.range.end.line + 1,
+										endColumn: finding.range.end.character + 1,
+									},
+								},
+								...logicalLocationsOf(finding.object),
+							},
+						],
+						...(entry !== undefined ? { properties: { entry } } : {}),
+					})),
+				),
+			},
+		],
+	};
+	return `${JSON.stringify(sarif, null, 2)}\n`;
+}
