@@ -9,10 +9,12 @@ import { registerContextPicker } from './live/contextPicker.ts';
 import { registerLiveActionCommands } from './live/liveActionCommands.ts';
 import { createLiveFeed } from './live/liveFeedWiring.ts';
 import { registerLiveObjectCommands } from './live/liveObjectCommands.ts';
+import { registerRolloutMatrix, type MatrixPanels } from './matrix/matrixPanel.ts';
 import { registerWatchConsumers } from './live/watchConsumers.ts';
 import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
 import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
 import { createLog, type Log } from './log.ts';
+import { RedNotifier, registerRedNotifier } from './notify/redNotifier.ts';
 import { readProblemsOnly } from './settings.ts';
 import { registerProblemsSummary } from './statusBar/problemsStatusBar.ts';
 import { AttentionProvider, registerAttentionCommands } from './tree/attentionView.ts';
@@ -33,6 +35,8 @@ export interface ExtensionApi {
 	readonly diagnostics: ManifestDiagnostics;
 	readonly attention: AttentionProvider;
 	readonly attentionView: vscode.TreeView<string>;
+	readonly notifier: RedNotifier;
+	readonly matrix: MatrixPanels;
 }
 
 /**
@@ -55,12 +59,16 @@ export function activateEngine(
 	graph.addRoot(workspaceRootId, 'Workspace manifests', 'file');
 	const provider = new ResourceTreeProvider(graph, context.workspaceState);
 	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
-	const explain = new ExplainProvider(graph);
 	// The sources report changes only once started, by which time everything below exists to take them.
 	let graphChanged = (_changes: ChangedNodes): void => {};
 	const manifests = new WorkspaceManifests(graph, log, (changes) => graphChanged(changes));
 	const dumps = new FleetDumpRoots(graph, log, (changes) => graphChanged(changes));
 	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
+	const explain = new ExplainProvider(graph, {
+		live,
+		dumpEventsOf: (rootId, object) => dumps.eventsOf(rootId, object),
+	});
+	const notifier = new RedNotifier({ graph, live, log, workspaceState: context.workspaceState });
 	provider.setOnDemandChildren(live);
 	const tooltipSources = {
 		readLineOf: (node: TreeNode, now: number): string | undefined => live.readLineOf(node, now),
@@ -80,7 +88,7 @@ export function activateEngine(
 	attention.tooltipSources = tooltipSources;
 	context.subscriptions.push(attention, attention.attach(attentionPlace.view));
 	const refreshSummary = registerProblemsSummary(context, { graph, view, live });
-	const ensureStarted = startOnFirstUse({
+	const startWork = startOnFirstUse({
 		graph,
 		provider,
 		manifests,
@@ -90,6 +98,9 @@ export function activateEngine(
 		refreshSummary,
 		activatedAt,
 	});
+	// Notifications start once the workspace has been read: its first read is no transition.
+	const ensureStarted = (): Promise<void> => startWork().then(() => notifier.start());
+	registerRedNotifier(context, notifier, ensureStarted);
 	registerContextPicker(context, live);
 	context.subscriptions.push(
 		// From the palette it asks for the archive; tests and other commands may give its Uri.
@@ -108,6 +119,12 @@ export function activateEngine(
 		ensureStarted,
 	});
 	registerLiveObjectCommands(context, { graph, live, log });
+	const matrix = registerRolloutMatrix(context, {
+		graph,
+		view,
+		flushTree: () => provider.flushPending(),
+		ensureStarted,
+	});
 	registerSourceLinkCommands(context, { graph });
 	registerLiveActionCommands(context, { graph, live, log });
 	const mergeProvider = new MergePreviewProvider(graph);
@@ -132,6 +149,8 @@ export function activateEngine(
 	graphChanged = (changes) => {
 		provider.update(changes);
 		attention.graphChanged();
+		notifier.graphChanged();
+		matrix.graphChanged();
 		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
 		followersTimer ??= setTimeout(updateFollowers, 100);
 	};
@@ -149,6 +168,8 @@ export function activateEngine(
 		diagnostics,
 		attention,
 		attentionView: attentionPlace.view,
+		matrix,
+		notifier,
 	};
 }
 

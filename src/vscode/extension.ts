@@ -172,6 +172,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		get manifests() {
 			return loadedApi().manifests;
 		},
+		get matrix() {
+			return loadedApi().matrix;
+		},
 		get live() {
 			return loadedApi().live;
 		},
@@ -180,6 +183,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		},
 		get attention() {
 			return loadedApi().attention;
+		},
+		get notifier() {
+			return loadedApi().notifier;
 		},
 		attentionView,
 	};

@@ -23,6 +23,8 @@ export const settingKeys = [
 	'kubeStatusLens.clusters.kubestellarPairs',
 	'kubeStatusLens.clusters.maxResponseMB',
 	'kubeStatusLens.clusters.maxResponseMiB',
+	'kubeStatusLens.notifications.contexts',
+	'kubeStatusLens.notifications.whenUnfocused',
 ] as const;
 
 /**
@@ -145,5 +147,14 @@ export function readClusterSettings(): {
 		bundleDeploymentThreshold: typeof threshold === 'number' && threshold > 0 ? threshold : 20_000,
 		kubestellarPairs: contextPairsOf(config.get<unknown>('kubestellarPairs')),
 		maxResponseBytes: renamedNumber(config, 'maxResponseMB', 'maxResponseMiB', 256) * 1024 * 1024,
+	};
+}
+
+/** Typed read of kubeStatusLens.notifications.*: the contexts where anything turning red notifies, and when unfocused. */
+export function readNotificationSettings(): { contexts: string[]; whenUnfocused: boolean } {
+	const config = vscode.workspace.getConfiguration('kubeStatusLens.notifications');
+	return {
+		contexts: stringArray(config.get<unknown>('contexts'), []),
+		whenUnfocused: config.get<boolean>('whenUnfocused') === true,
 	};
 }

@@ -225,6 +225,14 @@ export async function runStories(page, { out }) {
 				.first()
 				.waitFor({ timeout: 30_000 });
 			await shot('explain.png');
+			// What happened, in order: the chain's condition transitions, oldest first, with their ages.
+			await page
+				.frameLocator('iframe.webview')
+				.frameLocator('iframe')
+				.locator('h2', { hasText: 'What happened, in order' })
+				.first()
+				.scrollIntoViewIfNeeded({ timeout: 30_000 });
+			await shot('explain-timeline.png');
 			// The end of the document: what to do with the object's own names, and links to the files it was read from.
 			const readFrom = page
 				.frameLocator('iframe.webview')
@@ -421,6 +429,52 @@ export async function runStories(page, { out }) {
 			await tree.expand('GitRepos');
 			await tree.waitForRow(/^\s*shop(?!-)/);
 			await shot('fleet-dump.png');
+		},
+	);
+
+	await story(
+		'a user opens the rollout matrix, sees the failing cluster at once and moves cell by cell (dark, light, high contrast)',
+		async () => {
+			// The matrix wants the width: one editor group, the tree beside it.
+			await palette.run('View: Close All Editor Groups');
+			await palette.run('Kube Status Lens: Show Rollout Matrix');
+			const choice = page
+				.locator('.quick-input-list .monaco-list-row', { hasText: 'Workspace manifests' })
+				.filter({ hasText: 'Fleet rollout' })
+				.first();
+			await choice.waitFor({ timeout: 10_000 });
+			await choice.click();
+			const matrix = page.frameLocator('iframe.webview').frameLocator('iframe');
+			await matrix.locator('.cell.tone-error').first().waitFor({ timeout: 30_000 });
+			await matrix.locator('#grid').focus();
+			for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
+			await matrix.locator('.cell.active').first().waitFor();
+			await shot('matrix-dark.png');
+			for (const [theme, name] of [
+				['Light Modern', 'matrix-light.png'],
+				['Dark High Contrast', 'matrix-high-contrast.png'],
+				['Dark Modern', undefined],
+			]) {
+				// Preferences: Color Theme, by its keys (the palette's first match for its name is the Marketplace's).
+				await page.keyboard.press('Control+K');
+				await page.keyboard.press('Control+T');
+				await page
+					.locator('.quick-input-list .monaco-list-row', { hasText: 'Modern' })
+					.first()
+					.waitFor({ timeout: 10_000 });
+				const input = page.locator('.quick-input-widget input');
+				await input.fill(theme);
+				await page
+					.locator('.quick-input-list .monaco-list-row', { hasText: theme })
+					.first()
+					.waitFor({ timeout: 10_000 });
+				await page.keyboard.press('Enter');
+				if (name) {
+					await matrix.locator('.cell.tone-error').first().waitFor({ timeout: 30_000 });
+					await page.mouse.move(900, 600);
+					await shot(name);
+				}
+			}
 		},
 	);
 

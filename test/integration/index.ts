@@ -13,9 +13,11 @@ export async function run(): Promise<void> {
 	else {
 		await import('./suite/activation.test.ts');
 		await import('./suite/tree.test.ts');
+		await import('./suite/matrix.test.ts');
 		await import('./suite/listing.test.ts');
 		await import('./suite/merge.test.ts');
 		await import('./suite/editor.test.ts');
+		await import('./suite/timelineNotify.test.ts');
 		// Last: it adds roots the suites before it do not expect.
 		await import('./suite/fleetDump.test.ts');
 	}

@@ -8,6 +8,8 @@ import type { TreeNode } from '../tree/treeNode.ts';
 import { documentTextLimit, truncate } from '../text/limits.ts';
 import { escapeMarkdown, escapeTableCell } from '../text/markdown.ts';
 import { visibleLine } from '../text/visible.ts';
+import type { KubeEvent } from '../model/kubeEvent.ts';
+import { timelineLines, type TimelineClock, type TimelineObject } from './timeline.ts';
 import { repeats, stateLabel } from './tooltip.ts';
 
 const maxDepth = 8;
@@ -150,19 +152,18 @@ function sourceLine(
 }
 
 /**
- * "Explain status" as Markdown: the chain from the chosen object down to what blocks it (GitRepo -> Bundle ->
- * BundleDeployment -> resource, BindingPolicy -> workload -> WEC, HarborCluster -> dependency), each step with its
- * state and meaning; each distinct message once (with the clusters that share it), then what to do with the object's
- * own names, the conditions, what kstatus and Argo CD say, and where it was read (linked where `pathOf` gives a path). Every string from files or
- * clusters is escaped.
+ * What the "What happened, in order" section needs: the clock and the locale's time format, the Events known for an
+ * object of the chain (read live, or from a dump archive), and notes such as a context whose Events could not be read.
  */
-export function explainNodeMarkdown(
-	graph: ResourceGraph,
-	nodeId: string,
-	pathOf: SourcePathOf = () => undefined,
-): string {
+export interface ExplainTimeline extends TimelineClock {
+	readonly eventsOf?: (node: TreeNode, object: unknown) => readonly KubeEvent[] | undefined;
+	readonly notes?: readonly string[];
+}
+
+/** The chain Explain walks: the object, then down through the worst child at each step to what blocks it. */
+export function explainChain(graph: ResourceGraph, nodeId: string): TreeNode[] {
 	const start = graph.node(nodeId);
-	if (!start) return '# Nothing to explain\n\nThe item is no longer in the tree.';
+	if (!start) return [];
 	const chain: TreeNode[] = [start];
 	for (
 		let node = blockingChild(graph, start);
@@ -171,6 +172,47 @@ export function explainNodeMarkdown(
 	) {
 		chain.push(node);
 	}
+	return chain;
+}
+
+function timelineObjects(
+	graph: ResourceGraph,
+	chain: readonly TreeNode[],
+	timeline: ExplainTimeline,
+): TimelineObject[] {
+	const seen = new Set<string>();
+	const objects: TimelineObject[] = [];
+	for (const node of chain) {
+		if (node.objectKey === undefined) continue;
+		const place = `${node.rootId}\u0000${node.objectKey}`;
+		if (seen.has(place)) continue;
+		seen.add(place);
+		const object = graph.objectOf(node.rootId, node.objectKey);
+		objects.push({
+			title: titleOf(node),
+			object,
+			events: timeline.eventsOf?.(node, object) ?? [],
+		});
+	}
+	return objects;
+}
+
+/**
+ * "Explain status" as Markdown: the chain from the chosen object down to what blocks it (GitRepo -> Bundle ->
+ * BundleDeployment -> resource, BindingPolicy -> workload -> WEC, HarborCluster -> dependency), each step with its
+ * state and meaning; each distinct message once (with the clusters that share it), then what to do with the object's
+ * own names, what happened in order (with `timeline`), the conditions, what kstatus and Argo CD say, and where it was
+ * read (linked where `pathOf` gives a path). Every string from files or clusters is escaped.
+ */
+export function explainNodeMarkdown(
+	graph: ResourceGraph,
+	nodeId: string,
+	pathOf: SourcePathOf = () => undefined,
+	timeline?: ExplainTimeline,
+): string {
+	const chain = explainChain(graph, nodeId);
+	const start = chain[0];
+	if (!start) return '# Nothing to explain\n\nThe item is no longer in the tree.';
 	const shown = new ShownMessages();
 	const shownMeanings = new Set<string>();
 	const lines: string[] = [];
@@ -226,6 +268,16 @@ export function explainNodeMarkdown(
 			? graph.objectOf(deepest.rootId, deepest.objectKey)
 			: undefined;
 		lines.push('## What to do', '', field(actionFor(action, deepest, object)), '');
+	}
+	if (timeline) {
+		for (const line of timelineLines(
+			timelineObjects(graph, chain, timeline),
+			timeline,
+			timeline.notes,
+			(message) => shown.has(message),
+		)) {
+			lines.push(line);
+		}
 	}
 	const reasons: string[] = [];
 	for (const reason of start.result?.reasons ?? []) {

@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
-import { explainNodeMarkdown } from '../../core/explain/explainDocument.ts';
+import { explainChain, explainNodeMarkdown } from '../../core/explain/explainDocument.ts';
+import { readKubeEvents, type KubeEvent } from '../../core/model/kubeEvent.ts';
+import { getString } from '../../core/model/object.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
+import type { TreeNode } from '../../core/tree/treeNode.ts';
+import type { LiveFeed } from '../../live/liveFeed.ts';
+import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
+import { loadK8sActions } from '../live/liveTarget.ts';
 
 /**
  * The path of a workspace file below the first workspace folder. The Markdown preview refuses `file:` links, and
@@ -16,6 +22,35 @@ function pathInFirstFolder(sourceId: string): string | undefined {
 	return file.path.startsWith(root) ? file.path.slice(root.length) : undefined;
 }
 
+/** Where the timeline finds Events besides the live clusters: those a dump archive holds about an object. */
+export interface ExplainEventSources {
+	readonly live: LiveFeed;
+	readonly dumpEventsOf: (rootId: string, object: unknown) => readonly KubeEvent[];
+}
+
+// A few objects of the chain, each read once per quarter minute however often the document refreshes, and a deadline
+// after which the document shows without their Events and says so.
+const maxLiveObjects = 4;
+const liveEventsDeadlineMs = 5_000;
+const liveEventsFreshMs = 15_000;
+
+type LiveEventsAnswer =
+	| { readonly ok: true; readonly events: readonly KubeEvent[] }
+	| { readonly ok: false; readonly message: string };
+
+function formatterOfLocale(): (ms: number) => string {
+	let format: Intl.DateTimeFormat;
+	try {
+		format = new Intl.DateTimeFormat(vscode.env.language, {
+			dateStyle: 'medium',
+			timeStyle: 'medium',
+		});
+	} catch {
+		format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+	}
+	return (ms) => format.format(ms);
+}
+
 /** The URI scheme of the read-only "Explain status" documents. */
 export const explainScheme = 'kube-status-lens-explain';
 
@@ -25,14 +60,26 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 	readonly onDidChange = this.emitter.event;
 	private readonly graph: ResourceGraph;
 	private readonly open = new Map<string, vscode.Uri>();
+	private readonly sources: ExplainEventSources | undefined;
+	private readonly liveEvents = new Map<
+		string,
+		{ at: number; answer: Promise<LiveEventsAnswer> }
+	>();
 
-	constructor(graph: ResourceGraph) {
+	constructor(graph: ResourceGraph, sources?: ExplainEventSources) {
 		this.graph = graph;
+		this.sources = sources;
 	}
 
-	/** The document URI for a node; the path carries a readable name, the query the node id. */
+	/**
+	 * The document URI for a node; the path carries a readable name with the root it is in (the tab then tells a
+	 * manifest's Explain from a live context's), the query the node id.
+	 */
 	uriFor(nodeId: string, label: string): vscode.Uri {
-		const safe = label.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'item';
+		const node = this.graph.node(nodeId);
+		const root = node ? this.graph.node(node.rootId)?.label : undefined;
+		const named = root && root !== label ? `${label} (${root})` : label;
+		const safe = named.replace(/[^A-Za-z0-9._() -]+/g, '-').slice(0, 100) || 'item';
 		const uri = vscode.Uri.from({
 			scheme: explainScheme,
 			path: `/Explain ${safe}.md`,
@@ -50,9 +97,94 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 		}
 	}
 
-	provideTextDocumentContent(uri: vscode.Uri): string {
+	async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
 		const nodeId = new URLSearchParams(uri.query).get('node') ?? '';
-		return explainNodeMarkdown(this.graph, nodeId, pathInFirstFolder);
+		const { events, notes } = await this.liveEventsOf(explainChain(this.graph, nodeId));
+		const dumpEventsOf = this.sources?.dumpEventsOf;
+		return explainNodeMarkdown(this.graph, nodeId, pathInFirstFolder, {
+			now: Date.now(),
+			formatTime: formatterOfLocale(),
+			eventsOf: (node, object) => events.get(node.id) ?? dumpEventsOf?.(node.rootId, object) ?? [],
+			notes,
+		});
+	}
+
+	/** The Events of the chain's first few live objects, by node id, and a note per context that did not answer. */
+	private async liveEventsOf(
+		chain: readonly TreeNode[],
+	): Promise<{ events: Map<string, readonly KubeEvent[]>; notes: string[] }> {
+		const events = new Map<string, readonly KubeEvent[]>();
+		const failures = new Map<string, string>();
+		const kubeconfig = this.sources?.live.kubeconfig;
+		const live = chain
+			.filter((node) => node.ref && node.objectKey && contextOfLiveRoot(node.rootId) !== undefined)
+			.slice(0, maxLiveObjects);
+		if (!kubeconfig || live.length === 0) return { events, notes: [] };
+		await Promise.all(
+			live.map(async (node) => {
+				const context = liveContextOf(node) ?? '';
+				const answer = await this.liveEventsOfNode(node, context);
+				if (answer.ok) events.set(node.id, answer.events);
+				else if (!failures.has(context)) failures.set(context, answer.message);
+			}),
+		);
+		const notes = [...failures].map(
+			([context, message]) =>
+				`Events could not be read from context ${context}: ${message}. The timeline shows the conditions only.`,
+		);
+		return { events, notes };
+	}
+
+	private liveEventsOfNode(node: TreeNode, context: string): Promise<LiveEventsAnswer> {
+		const ref = node.ref;
+		const kubeconfig = this.sources?.live.kubeconfig;
+		if (!ref || !kubeconfig) return Promise.resolve({ ok: true, events: [] });
+		const object = node.objectKey ? this.graph.objectOf(node.rootId, node.objectKey) : undefined;
+		const uid = getString(object, 'metadata', 'uid');
+		const key = [context, ref.apiVersion, ref.kind, ref.namespace ?? '', ref.name, uid ?? ''].join(
+			'\u0000',
+		);
+		const now = Date.now();
+		const cached = this.liveEvents.get(key);
+		if (cached && now - cached.at < liveEventsFreshMs) return cached.answer;
+		for (const [staleKey, stale] of this.liveEvents) {
+			if (now - stale.at >= liveEventsFreshMs) this.liveEvents.delete(staleKey);
+		}
+		const asked = (async (): Promise<LiveEventsAnswer> => {
+			const actions = await loadK8sActions();
+			const result = await actions.listEvents(
+				kubeconfig,
+				context,
+				{
+					apiVersion: ref.apiVersion,
+					kind: ref.kind,
+					name: ref.name,
+					...(ref.namespace ? { namespace: ref.namespace } : {}),
+					...(uid ? { uid } : {}),
+				},
+				{ requestTimeoutMs: liveEventsDeadlineMs - 1_000 },
+			);
+			return result.ok
+				? { ok: true, events: readKubeEvents(result.events) }
+				: { ok: false, message: result.message };
+		})().catch((error: unknown) => ({
+			ok: false as const,
+			message: error instanceof Error ? error.message : String(error),
+		}));
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const deadline = new Promise<LiveEventsAnswer>((resolve) => {
+			timer = setTimeout(
+				() =>
+					resolve({
+						ok: false,
+						message: `no answer within ${liveEventsDeadlineMs / 1_000} s`,
+					}),
+				liveEventsDeadlineMs,
+			);
+		});
+		const answer = Promise.race([asked, deadline]).finally(() => clearTimeout(timer));
+		this.liveEvents.set(key, { at: now, answer });
+		return answer;
 	}
 
 	dispose(): void {

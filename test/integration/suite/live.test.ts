@@ -446,6 +446,30 @@ describe('actions on live objects', () => {
 		assert.match(text, /^Events of HelmRepository flux-system\/podinfo in context platform\nRead /);
 		assert.match(text, /^LAST SEEN +AGE +TYPE +REASON +COUNT +FROM +MESSAGE$|no events/m);
 	});
+
+	it("lists a Flux object's Events from the cluster in Explain's timeline", async () => {
+		const api = await extensionApi();
+		// kustomize-controller records ReconciliationSucceeded each time it reconciles (the stand-in on start).
+		const node = await eventually('the Kustomization in the platform context', () =>
+			walk(api).find(
+				(found) =>
+					found.rootId === 'live:platform' &&
+					found.kind === 'object' &&
+					found.ref?.kind === 'Kustomization',
+			),
+		);
+		const uri =
+			(await vscode.commands.executeCommand<string>('kubeStatusLens.resource.explain', node.id)) ??
+			'';
+		const text = (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+		const section = text.slice(text.indexOf('## What happened, in order'));
+		assert.ok(text.includes('## What happened, in order'), text);
+		assert.match(
+			section,
+			/Normal event `ReconciliationSucceeded`.* from kustomize\\-controller/,
+			section,
+		);
+	});
 });
 
 describe('live status in manifests', () => {

@@ -294,6 +294,8 @@ describe('the resource tree on the example workspace', () => {
 				harbor.id,
 			)) ?? '';
 		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		// The tab names the root the object was explained in.
+		assert.equal(vscode.Uri.parse(uri).path, '/Explain harbor-dr (Workspace manifests).md');
 		const text = document.getText();
 		assert.match(text, /^# /);
 		assert.match(text, /unhealthy/);
