@@ -18,6 +18,7 @@ import { RedNotifier, registerRedNotifier } from './notify/redNotifier.ts';
 import { readProblemsOnly } from './settings.ts';
 import { registerProblemsSummary } from './statusBar/problemsStatusBar.ts';
 import { AttentionProvider, registerAttentionCommands } from './tree/attentionView.ts';
+import { FleetFindingsCache } from './tree/fleetFindingsCache.ts';
 import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
 import { registerSourceLinkCommands } from './tree/sourceLinkCommands.ts';
 import { registerTreeCommands } from './tree/treeCommands.ts';
@@ -64,15 +65,18 @@ export function activateEngine(
 	const manifests = new WorkspaceManifests(graph, log, (changes) => graphChanged(changes));
 	const dumps = new FleetDumpRoots(graph, log, (changes) => graphChanged(changes));
 	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
+	const fleetFindings = new FleetFindingsCache(graph);
 	const explain = new ExplainProvider(graph, {
 		live,
 		dumpEventsOf: (rootId, object) => dumps.eventsOf(rootId, object),
+		fleetFindingsOf: (rootId, object) => fleetFindings.findingsOf(rootId, object),
 	});
 	const notifier = new RedNotifier({ graph, live, log, workspaceState: context.workspaceState });
 	provider.setOnDemandChildren(live);
 	const tooltipSources = {
 		readLineOf: (node: TreeNode, now: number): string | undefined => live.readLineOf(node, now),
 		eventsOf: (rootId: string, object: unknown) => dumps.eventsOf(rootId, object),
+		fleetFindingsOf: (rootId: string, object: unknown) => fleetFindings.findingsOf(rootId, object),
 	};
 	provider.tooltipSources = tooltipSources;
 	context.subscriptions.push(
@@ -151,6 +155,7 @@ export function activateEngine(
 		attention.graphChanged();
 		notifier.graphChanged();
 		matrix.graphChanged();
+		fleetFindings.invalidate();
 		explain.nodesChanged([...changes.changed, ...changes.structureChanged]);
 		followersTimer ??= setTimeout(updateFollowers, 100);
 	};

@@ -891,3 +891,39 @@ export function documentFleetFindings(
 	}
 	return findings;
 }
+
+/** A finding as an object's tooltip and Explain show it. */
+export interface ObjectFleetFinding {
+	readonly code: FleetCheckCode;
+	readonly severity: 'error' | 'warning';
+	readonly message: string;
+}
+
+/** The key `fleetFindingsByObject` files findings under: kind, namespace and name. */
+export function fleetFindingKeyOf(object: unknown): string {
+	const ref = refOf(object);
+	return `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
+}
+
+/**
+ * Fleet's troubleshooting findings of one input (a tree root's objects), filed by the object each is about (see
+ * `fleetFindingKeyOf`). Ages count from `now`, else from the newest timestamp of the input.
+ */
+export function fleetFindingsByObject(
+	objects: readonly Readonly<Record<string, unknown>>[],
+	now: number | undefined,
+): Map<string, ObjectFleetFinding[]> {
+	const fleet = objects
+		.filter((object) => fleetKindOf(object) !== undefined)
+		.map((object) => ({ object, source: undefined }));
+	const byObject = new Map<string, ObjectFleetFinding[]>();
+	if (fleet.length === 0) return byObject;
+	const clock = now ?? newestTimestampOf(fleet.map(({ object }) => object));
+	for (const finding of fleetTroubleshootingFindings(fleet, { now: clock }).findings) {
+		const key = `${finding.object.kind}\u0000${finding.object.namespace}\u0000${finding.object.name}`;
+		const list = byObject.get(key) ?? [];
+		list.push({ code: finding.code, severity: finding.severity, message: finding.message });
+		byObject.set(key, list);
+	}
+	return byObject;
+}

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { ObjectFleetFinding } from '../../core/checks/fleetTroubleshooting.ts';
+import { fleetFindingLines } from '../../core/explain/fleetFindingLines.ts';
 import { explainChain, explainNodeMarkdown } from '../../core/explain/explainDocument.ts';
 import { readKubeEvents, type KubeEvent } from '../../core/model/kubeEvent.ts';
 import { getString } from '../../core/model/object.ts';
@@ -26,6 +28,7 @@ function pathInFirstFolder(sourceId: string): string | undefined {
 export interface ExplainEventSources {
 	readonly live: LiveFeed;
 	readonly dumpEventsOf: (rootId: string, object: unknown) => readonly KubeEvent[];
+	readonly fleetFindingsOf?: (rootId: string, object: unknown) => readonly ObjectFleetFinding[];
 }
 
 // A few objects of the chain, each read once per quarter minute however often the document refreshes, and a deadline
@@ -101,12 +104,20 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 		const nodeId = new URLSearchParams(uri.query).get('node') ?? '';
 		const { events, notes } = await this.liveEventsOf(explainChain(this.graph, nodeId));
 		const dumpEventsOf = this.sources?.dumpEventsOf;
-		return explainNodeMarkdown(this.graph, nodeId, pathInFirstFolder, {
+		const markdown = explainNodeMarkdown(this.graph, nodeId, pathInFirstFolder, {
 			now: Date.now(),
 			formatTime: formatterOfLocale(),
 			eventsOf: (node, object) => events.get(node.id) ?? dumpEventsOf?.(node.rootId, object) ?? [],
 			notes,
 		});
+		// Fleet's own troubleshooting findings on the object explained, as `fleet analyze` would report them.
+		const node = this.graph.node(nodeId);
+		const object = node?.objectKey ? this.graph.objectOf(node.rootId, node.objectKey) : undefined;
+		const findings =
+			node && object ? (this.sources?.fleetFindingsOf?.(node.rootId, object) ?? []) : [];
+		if (findings.length === 0) return markdown;
+		const lines = fleetFindingLines(findings, 20);
+		return `${markdown.trimEnd()}\n\n## Fleet's troubleshooting checks\n\n${lines.slice(1).join('\n')}\n`;
 	}
 
 	/** The Events of the chain's first few live objects, by node id, and a note per context that did not answer. */

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { objectTooltipMarkdown } from '../../core/explain/tooltip.ts';
 import { latestWarningEventLines } from '../../core/explain/warningEvents.ts';
+import { fleetFindingLines } from '../../core/explain/fleetFindingLines.ts';
+import type { ObjectFleetFinding } from '../../core/checks/fleetTroubleshooting.ts';
 import type { KubeEvent } from '../../core/model/kubeEvent.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import { descriptionAt, groupCountsSentence } from '../../core/tree/presentation.ts';
@@ -64,6 +66,7 @@ export function iconOf(node: TreeNode): vscode.ThemeIcon {
 export interface TooltipSources {
 	readonly readLineOf?: (node: TreeNode, now: number) => string | undefined;
 	readonly eventsOf?: (rootId: string, object: unknown) => readonly KubeEvent[];
+	readonly fleetFindingsOf?: (rootId: string, object: unknown) => readonly ObjectFleetFinding[];
 }
 
 export function tooltipFor(
@@ -87,6 +90,8 @@ export function tooltipFor(
 		);
 		const warnings = latestWarningEventLines(sources.eventsOf?.(node.rootId, object) ?? [], now);
 		if (warnings.length > 0) text += `\n\n${warnings.join('\n')}`;
+		const fleet = fleetFindingLines(sources.fleetFindingsOf?.(node.rootId, object) ?? []);
+		if (fleet.length > 0) text += `\n\n${fleet.join('\n')}`;
 		if (node.disagreement) {
 			text += `\n\n**Recomputed from the children:** ${escapeMarkdown(truncate(node.disagreement, 300))}`;
 		}

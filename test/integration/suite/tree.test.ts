@@ -707,3 +707,35 @@ describe('links to the source', () => {
 		assert.match(fromBundle, /^https:\/\/github\.com\/example\/shop-fleet [0-9a-f]{40}$/);
 	});
 });
+
+describe("Fleet's troubleshooting checks on the tree", () => {
+	it('shows what fleet analyze would report in the tooltip and Explain of the object it is about', async () => {
+		const api = await extensionApi();
+		const stuck = walk(api).find(
+			(node) =>
+				node.ref?.kind === 'BundleDeployment' &&
+				node.ref.name === 'shop-frontend' &&
+				node.ref.namespace.includes('prod-us-1'),
+		);
+		assert.ok(stuck, 'the prod-us-1 BundleDeployment of shop-frontend');
+		const item = api.provider.getTreeItem(stuck.id);
+		const tooltip = api.provider.resolveTreeItem(item, stuck.id).tooltip as vscode.MarkdownString;
+		assert.match(tooltip.value, /What `fleet analyze` would report/);
+		assert.match(tooltip.value, /✗ `fleet-stuck-bundle-deployments`/);
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.resource.explain',
+			stuck.id,
+		);
+		const text = (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+		assert.match(text, /## Fleet's troubleshooting checks\n\n- ✗ `fleet-stuck-bundle-deployments`/);
+		const healthy = walk(api).find(
+			(node) => node.ref?.kind === 'BundleDeployment' && node.tone === 'ok',
+		);
+		assert.ok(healthy);
+		const healthyTooltip = api.provider.resolveTreeItem(
+			api.provider.getTreeItem(healthy.id),
+			healthy.id,
+		).tooltip as vscode.MarkdownString;
+		assert.doesNotMatch(healthyTooltip.value, /fleet-stuck-bundle-deployments/);
+	});
+});
