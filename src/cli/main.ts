@@ -27,6 +27,7 @@ function main(argv: readonly string[]): number | Promise<number> {
 		stderr: (text: string) => process.stderr.write(text),
 		isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 		now: Date.now(),
+		cwd: process.cwd(),
 		...terminalColumns(),
 	};
 	switch (command) {

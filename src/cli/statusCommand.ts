@@ -27,6 +27,8 @@ export interface CommandIo {
 	readonly now: number;
 	/** The terminal's width (or COLUMNS); the table wraps messages at it. */
 	readonly columns?: number;
+	/** The working directory: the table shows paths below it relative to it. */
+	readonly cwd?: string;
 }
 
 function bytesWriterOf(io: CommandIo): (bytes: Uint8Array) => void {
@@ -417,7 +419,12 @@ function reportStatus(
 	const exit = { failedInputs: failedReads + unreadableDumps, failOn, failing };
 	if (jsonWriter) jsonWriter.end();
 	else {
-		const layout = { width: io.columns ?? defaultTableWidth, wide, colour: io.isTty };
+		const layout = {
+			width: io.columns ?? defaultTableWidth,
+			wide,
+			colour: io.isTty,
+			...(io.cwd === undefined ? {} : { cwd: io.cwd }),
+		};
 		writeLines(tableLines(tableRecords, layout), io.stdout);
 		writeLines(['', ...summaryLines(tableRecords, exit)], io.stdout);
 	}

@@ -1,5 +1,6 @@
 // The table `status` prints: a row per object with where it was read, messages wrapped at the terminal's width (or
 // whole with --wide), and a summary that says why the exit code is what it is.
+import { isAbsolute, relative } from 'node:path';
 import type { Tone } from '../core/status/result.ts';
 import { visibleLine } from '../core/text/visible.ts';
 import type { StatusRecord } from './statusCommand.ts';
@@ -27,6 +28,8 @@ interface TableLayout {
 	/** Messages and every other cell whole, on one line per object. */
 	readonly wide: boolean;
 	readonly colour: boolean;
+	/** The folder paths are shown relative to when they lie under it (the working directory). */
+	readonly cwd?: string;
 }
 
 function flat(text: string): string {
@@ -43,11 +46,15 @@ function cutStart(text: string, width: number, wide: boolean): string {
 }
 
 /** Where a record was read: `file:line`, or `archive:entry` (with `:line` past an entry's first line). */
-function sourceOf({ source }: StatusRecord): string {
-	if (source.entry === undefined) return `${source.file}:${source.line}`;
-	return source.line > 1
-		? `${source.file}:${source.entry}:${source.line}`
-		: `${source.file}:${source.entry}`;
+function sourceOf({ source }: StatusRecord, cwd: string | undefined): string {
+	// A CI log reads `examples/app.yaml:5`, whatever folder the job was cloned into.
+	const below = cwd === undefined ? undefined : relative(cwd, source.file);
+	const file =
+		below !== undefined && below !== '' && !below.startsWith('..') && !isAbsolute(below)
+			? below
+			: source.file;
+	if (source.entry === undefined) return `${file}:${source.line}`;
+	return source.line > 1 ? `${file}:${source.entry}:${source.line}` : `${file}:${source.entry}`;
 }
 
 /** The text in lines of at most `width` characters, broken between words (a longer word is cut). */
@@ -74,13 +81,13 @@ function wrapWords(text: string, width: number): string[] {
 /** The table's lines: a header, then each object's row and the lines its message wraps onto. */
 export function* tableLines(
 	records: readonly StatusRecord[],
-	{ width, wide, colour }: TableLayout,
+	{ width, wide, colour, cwd }: TableLayout,
 ): Generator<string> {
 	const rows = records.map((record) => [
 		cut(flat(record.kind), 100, wide),
 		cut(flat(record.namespace ? `${record.namespace}/${record.name}` : record.name), 320, wide),
 		cut(flat(record.observed ? record.state : `${record.state} (no status)`), 60, wide),
-		cutStart(flat(sourceOf(record)), 120, wide),
+		cutStart(flat(sourceOf(record, cwd)), 120, wide),
 	]);
 	const header = ['KIND', 'NAMESPACE/NAME', 'STATE', 'SOURCE'];
 	const widths = header.map((title) => title.length);
