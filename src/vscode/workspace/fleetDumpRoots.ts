@@ -12,17 +12,21 @@ import type { Log } from '../log.ts';
 import { readWorkspaceSettings } from '../settings.ts';
 
 const rootPrefix = 'fleet-dump:';
+const rereadSettleMs = 300;
 
 function fileNameOf(uri: vscode.Uri): string {
 	return uri.path.slice(uri.path.lastIndexOf('/') + 1);
 }
 
 /** The archives' roots in the graph, and the Events each read. */
-export class FleetDumpRoots {
+export class FleetDumpRoots implements vscode.Disposable {
 	private readonly graph: ResourceGraph;
 	private readonly log: Log;
 	private readonly onChanged: (changed: ChangedNodes) => void;
 	private readonly eventLookups = new Map<string, (object: unknown) => readonly KubeEvent[]>();
+	private watcher: vscode.FileSystemWatcher | undefined;
+	/** Archives being written settle before they are read: the last change within this wait is the one read. */
+	private readonly pendingReads = new Map<string, ReturnType<typeof setTimeout>>();
 
 	constructor(graph: ResourceGraph, log: Log, onChanged: (changed: ChangedNodes) => void) {
 		this.graph = graph;
@@ -35,8 +39,29 @@ export class FleetDumpRoots {
 		return this.eventLookups.get(rootId)?.(object) ?? [];
 	}
 
-	/** Reads the workspace's `.tgz` and `.tar.gz` files; those that are dumps become roots. */
+	/**
+	 * Reads the workspace's `.tgz` and `.tar.gz` files; those that are dumps become roots. From then on an archive that
+	 * is added or rewritten is read again, and one that is deleted takes its root with it.
+	 */
 	async scanWorkspace(): Promise<void> {
+		if (!this.watcher) {
+			this.watcher = vscode.workspace.createFileSystemWatcher('**/*.{tgz,tar.gz}');
+			const reread = (uri: vscode.Uri): void => {
+				if (uri.scheme !== 'file') return;
+				const key = uri.toString();
+				clearTimeout(this.pendingReads.get(key));
+				this.pendingReads.set(
+					key,
+					setTimeout(() => {
+						this.pendingReads.delete(key);
+						void this.read(uri, false);
+					}, rereadSettleMs),
+				);
+			};
+			this.watcher.onDidCreate(reread);
+			this.watcher.onDidChange(reread);
+			this.watcher.onDidDelete((uri) => this.forget(uri));
+		}
 		try {
 			const uris = await vscode.workspace.findFiles(
 				'**/*.{tgz,tar.gz}',
@@ -50,6 +75,21 @@ export class FleetDumpRoots {
 				`Reading fleet dump archives failed: ${error instanceof Error ? error.message : String(error)}`,
 			);
 		}
+	}
+
+	/** Takes an archive's root away (it was deleted, or it is read again). */
+	forget(uri: vscode.Uri): void {
+		const rootId = `${rootPrefix}${uri.toString()}`;
+		this.eventLookups.delete(rootId);
+		if (this.graph.roots().some((root) => root.rootId === rootId)) {
+			this.onChanged(this.graph.removeRoot(rootId));
+		}
+	}
+
+	dispose(): void {
+		this.watcher?.dispose();
+		for (const timer of this.pendingReads.values()) clearTimeout(timer);
+		this.pendingReads.clear();
 	}
 
 	/** Asks for an archive and opens it as a root. */
@@ -83,6 +123,8 @@ export class FleetDumpRoots {
 				maxEntryBytes: 'kubeStatusLens.workspace.maxFileSizeKB',
 			},
 		);
+		// What an earlier read of this archive put in the graph goes: entries may have left the archive since.
+		this.forget(uri);
 		if (read.kind !== 'dump') {
 			const why = read.kind === 'unreadable' ? read.message : `not a fleet dump: ${read.why}`;
 			if (opened) void vscode.window.showWarningMessage(`${name}: ${why}`);

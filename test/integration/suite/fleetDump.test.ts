@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -62,6 +62,35 @@ describe('fleet dump archives as roots', () => {
 		assert.equal(node.sources?.[0]?.label, 'support-case.tgz: bundles_fleet-dumped_dumped-app');
 		// No file to open: the entry lives inside the archive.
 		assert.doesNotMatch(api.provider.getTreeItem(node.id).contextValue ?? '', /hasManifest/);
+	});
+
+	it('follows an archive in the workspace: added, rewritten and deleted', async () => {
+		const api = await extensionApi();
+		await api.ready();
+		const workspace = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(workspace);
+		const path = join(workspace.uri.fsPath, 'watched-dump.tgz');
+		const rootOf = () =>
+			api.provider
+				.getChildren()
+				.map((id) => api.graph.node(id))
+				.find((node) => node?.label === 'watched-dump.tgz');
+		const namesIn = (rootId: string) =>
+			api.graph
+				.objectsOf(rootId)
+				.map((object) => (object.metadata as { name?: string } | undefined)?.name)
+				.sort();
+		await writeArchive(path, { 'bundles_fleet-dumped_dumped-app': bundle });
+		const root = await eventually('a root for the archive written into the workspace', rootOf);
+		assert.deepEqual(namesIn(root.rootId), ['dumped-app']);
+		await writeArchive(path, {
+			'bundles_fleet-dumped_other-app': bundle.replace('dumped-app', 'other-app'),
+		});
+		await eventually('the rewritten archive read again, without the entry it lost', () =>
+			JSON.stringify(namesIn(root.rootId)) === JSON.stringify(['other-app']) ? true : undefined,
+		);
+		rmSync(path);
+		await eventually('the root gone with its archive', () => (rootOf() ? undefined : true));
 	});
 
 	it('leaves an archive that is not a dump (a Helm chart) without a root', async () => {
