@@ -18,3 +18,16 @@ export function fleetFindingLines(findings: readonly ObjectFleetFinding[], max =
 	if (sorted.length > max) lines.push(`- … ${sorted.length - max} more`);
 	return lines;
 }
+
+/**
+ * What a row adds for its findings, worst first: "fleet analyze: stuck bundle deployments", "+2" when there are more;
+ * undefined when there is none.
+ */
+export function fleetFindingsRowText(findings: readonly ObjectFleetFinding[]): string | undefined {
+	const [first] = [...findings].sort((a, b) =>
+		a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
+	);
+	if (!first) return undefined;
+	const words = first.code.replace(/^fleet-/, '').replace(/-/g, ' ');
+	return `fleet analyze: ${words}${findings.length > 1 ? ` +${findings.length - 1}` : ''}`;
+}

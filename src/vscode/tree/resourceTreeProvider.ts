@@ -3,6 +3,7 @@ import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { TreeFilter } from '../../core/tree/filter.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
 import { tooltipFor, treeItemOf, type TooltipSources } from './treeItems.ts';
+import { fleetFindingsRowText } from '../../core/explain/fleetFindingLines.ts';
 import { isFilterActive } from '../../core/tree/filter.ts';
 import { filterHidesAllItem } from './filterText.ts';
 
@@ -195,6 +196,25 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			(!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
 		if (node.stateSince) this.agedIds.add(id);
 		const item = treeItemOf(node, open, Date.now());
+		// Fleet's own troubleshooting findings show on the row of the object they are about.
+		const fleetNote =
+			node.kind === 'object' && node.contextFlags.system === 'fleet' && node.objectKey
+				? fleetFindingsRowText(
+						this.tooltipSources.fleetFindingsOf?.(
+							node.rootId,
+							this.graph.objectOf(node.rootId, node.objectKey),
+						) ?? [],
+					)
+				: undefined;
+		if (fleetNote) {
+			item.description = `${String(item.description ?? '')} · ${fleetNote}`;
+			if (item.accessibilityInformation) {
+				item.accessibilityInformation = {
+					...item.accessibilityInformation,
+					label: `${item.accessibilityInformation.label} · ${fleetNote}`,
+				};
+			}
+		}
 		const shown = node.kind === 'root' ? this.shownCounts?.get(id) : undefined;
 		if (shown !== undefined && isFilterActive(this.filter)) {
 			item.description = `${shown} shown · ${String(item.description ?? '')}`;

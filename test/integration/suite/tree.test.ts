@@ -719,6 +719,7 @@ describe("Fleet's troubleshooting checks on the tree", () => {
 		);
 		assert.ok(stuck, 'the prod-us-1 BundleDeployment of shop-frontend');
 		const item = api.provider.getTreeItem(stuck.id);
+		assert.match(String(item.description), / · fleet analyze: stuck bundle deployments( \+\d+)?$/);
 		const tooltip = api.provider.resolveTreeItem(item, stuck.id).tooltip as vscode.MarkdownString;
 		assert.match(tooltip.value, /What `fleet analyze` would report/);
 		assert.match(tooltip.value, /✗ `fleet-stuck-bundle-deployments`/);
@@ -737,5 +738,6 @@ describe("Fleet's troubleshooting checks on the tree", () => {
 			healthy.id,
 		).tooltip as vscode.MarkdownString;
 		assert.doesNotMatch(healthyTooltip.value, /fleet-stuck-bundle-deployments/);
+		assert.doesNotMatch(String(api.provider.getTreeItem(healthy.id).description), /fleet analyze/);
 	});
 });

@@ -6,7 +6,10 @@ import {
 	fleetFindingKeyOf,
 	fleetFindingsByObject,
 } from '../../../../src/core/checks/fleetTroubleshooting.ts';
-import { fleetFindingLines } from '../../../../src/core/explain/fleetFindingLines.ts';
+import {
+	fleetFindingLines,
+	fleetFindingsRowText,
+} from '../../../../src/core/explain/fleetFindingLines.ts';
 import { parseManifests } from '../../../../src/core/manifest/parse.ts';
 import { repoRoot } from '../../../support/conformance.ts';
 
@@ -51,5 +54,16 @@ describe("Fleet's troubleshooting findings on a tree root's objects", () => {
 		assert.ok(!lines.join('\n').includes('<b>'));
 		assert.equal(lines[3], '- … 1 more');
 		assert.ok(byObject.size > 0);
+	});
+
+	it('says on the row the worst finding in words, and how many more', () => {
+		assert.equal(fleetFindingsRowText([]), undefined);
+		assert.equal(
+			fleetFindingsRowText([
+				{ code: 'fleet-large-bundles', severity: 'warning', message: 'x' },
+				{ code: 'fleet-stuck-bundle-deployments', severity: 'error', message: 'y' },
+			]),
+			'fleet analyze: stuck bundle deployments +1',
+		);
 	});
 });
