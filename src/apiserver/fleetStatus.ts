@@ -9,6 +9,7 @@
 // Objects are read as plain JSON with Go's zero values for what is missing.
 import { isJsonObject, type Json, type JsonObject } from './patch.ts';
 import type { KubeObject } from './store.ts';
+import { field, list, str } from './jsonFields.ts';
 
 type State =
 	'Ready' | 'NotReady' | 'WaitApplied' | 'ErrApplied' | 'OutOfSync' | 'Pending' | 'Modified';
@@ -26,22 +27,6 @@ const stateRank: Readonly<Record<string, number>> = {
 
 function rank(state: string): number {
 	return stateRank[state] ?? 0;
-}
-
-function field(value: unknown, ...path: string[]): unknown {
-	let current = value;
-	for (const key of path) current = isJsonObject(current) ? current[key] : undefined;
-	return current;
-}
-
-function str(value: unknown, ...path: string[]): string {
-	const found = field(value, ...path);
-	return typeof found === 'string' ? found : '';
-}
-
-function list(value: unknown, ...path: string[]): Json[] {
-	const found = field(value, ...path);
-	return Array.isArray(found) ? (found as Json[]) : [];
 }
 
 function label(object: unknown, key: string): string {

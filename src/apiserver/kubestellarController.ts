@@ -9,26 +9,11 @@
 import { isJsonObject, jsonEqual, type Json, type JsonObject } from './patch.ts';
 import type { ResourceType } from './resources.ts';
 import { metadataOf, type KubeObject, type ObjectStore } from './store.ts';
+import { field, list, str } from './jsonFields.ts';
 
 /** The field manager of the status writes (the controller's name). */
 const fieldManager = 'kubestellar-controller-manager';
 const kubestellarGroup = 'control.kubestellar.io';
-
-function field(value: unknown, ...path: string[]): unknown {
-	let current = value;
-	for (const key of path) current = isJsonObject(current) ? current[key] : undefined;
-	return current;
-}
-
-function str(value: unknown, ...path: string[]): string {
-	const found = field(value, ...path);
-	return typeof found === 'string' ? found : '';
-}
-
-function list(value: unknown, ...path: string[]): Json[] {
-	const found = field(value, ...path);
-	return Array.isArray(found) ? (found as Json[]) : [];
-}
 
 function objectsOf(store: ObjectStore, group: string, kind: string): KubeObject[] {
 	const type = store.types.find(
