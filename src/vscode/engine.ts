@@ -113,6 +113,11 @@ export function activateEngine(
 			if (uri instanceof vscode.Uri) await dumps.read(uri, true);
 			else await dumps.openWithDialog();
 		}),
+		dumps,
+		dumps.registerEntryDocuments(),
+		vscode.commands.registerCommand('kubeStatusLens.fleetDump.openEntry', (id?: unknown) =>
+			dumps.openEntry(typeof id === 'string' ? id : undefined),
+		),
 	);
 	registerTreeCommands(context, { graph, provider, view, manifests, explain, log, ensureStarted });
 	registerAttentionCommands(context, {

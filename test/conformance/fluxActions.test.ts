@@ -69,6 +69,7 @@ function flagsOf(input: unknown): ContextFlags {
 		paused: false,
 		oci: false,
 		inFile: false,
+		inArchive: false,
 		problem: false,
 	};
 }

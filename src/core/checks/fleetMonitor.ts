@@ -448,3 +448,70 @@ export function snapshotChangeLines(changes: readonly SnapshotChange[]): string[
 	}
 	return lines;
 }
+
+/** A monitor finding placed in the text: on the object's name in the latest snapshot's line. */
+export interface PlacedMonitorFinding {
+	readonly range: {
+		readonly start: { readonly line: number; readonly character: number };
+		readonly end: { readonly line: number; readonly character: number };
+	};
+	readonly severity: 'error' | 'warning';
+	readonly code: FleetCheckCode;
+	readonly message: string;
+	readonly subject: string;
+}
+
+/** What an editor shows on `fleet monitor` output: the findings where they are named, unreadable lines, the changes. */
+export interface MonitorDocumentReport {
+	readonly findings: readonly PlacedMonitorFinding[];
+	readonly unreadableLines: readonly { readonly line: number; readonly message: string }[];
+	/** The changes between snapshots as `fleet analyze --diff` prints them, said on the latest snapshot's line. */
+	readonly changes: { readonly line: number; readonly text: string } | undefined;
+}
+
+function subjectOfRef(ref: ObjectRef): string {
+	return `${ref.kind} ${ref.namespace === '' ? '' : `${ref.namespace}/`}${ref.name}`;
+}
+
+/** Reads `fleet monitor` output for an editor: each finding on its object's name, in the latest snapshot's line. */
+export function monitorDocumentReport(monitorText: string): MonitorDocumentReport {
+	const reading = readFleetMonitorOutput(monitorText);
+	const line = reading.latestLine;
+	let lineStart = 0;
+	for (let index = 0; index < line; index++) {
+		const next = monitorText.indexOf('\n', lineStart);
+		if (next < 0) break;
+		lineStart = next + 1;
+	}
+	const lineEnd = monitorText.indexOf('\n', lineStart);
+	const latest = monitorText.slice(lineStart, lineEnd < 0 ? monitorText.length : lineEnd);
+	const findings = reading.findings.map((finding): PlacedMonitorFinding => {
+		const name = JSON.stringify(finding.object.name);
+		// The name as a value ("name":"x"), else anywhere on the line, else the line's start.
+		const asValue = latest.indexOf(`"name":${name}`);
+		const at = asValue >= 0 ? asValue + 7 : latest.indexOf(name);
+		const start = Math.max(at, 0);
+		const end = at >= 0 ? at + name.length : 0;
+		return {
+			range: { start: { line, character: start }, end: { line, character: end } },
+			severity: finding.severity,
+			code: finding.code,
+			message: finding.message,
+			subject: subjectOfRef(finding.object),
+		};
+	});
+	return {
+		findings,
+		unreadableLines: reading.problems,
+		changes:
+			reading.changes.length === 0
+				? undefined
+				: {
+						line,
+						text: [
+							`fleet monitor: ${reading.snapshotCount} snapshots, changes as fleet analyze --diff counts them:`,
+							...snapshotChangeLines(reading.changes),
+						].join('\n'),
+					},
+	};
+}

@@ -89,6 +89,11 @@ function flagsOf(
 		paused: entry?.system === 'fleet' && getPath(object, 'spec', 'paused') === true,
 		oci: entry ? isOciHelmRepository(object) : false,
 		inFile: entry ? entry.copies.some((copy) => copy.line !== undefined) : false,
+		// Of a file root, only an archive's entries are read without a line.
+		inArchive:
+			root.origin === 'file' && entry
+				? entry.copies.some((copy) => copy.line === undefined)
+				: false,
 		problem: isProblemTone(vertex.tone),
 	};
 }

@@ -60,6 +60,8 @@ export interface ContextFlags {
 	readonly oci: boolean;
 	/** The object was read from a file, at a known line. */
 	readonly inFile: boolean;
+	/** The object was read from an entry of an archive (a `fleet dump`): no file to open, an entry to show. */
+	readonly inArchive: boolean;
 	readonly problem: boolean;
 }
 

@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
+import { isFleetMonitorOutput, monitorDocumentReport } from '../../core/checks/fleetMonitor.ts';
 import { documentFleetFindings } from '../../core/checks/fleetTroubleshooting.ts';
 import { diagnoseManifest, listedFindings, type Finding } from '../../core/manifest/diagnose.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import { getRecord, isRecord } from '../../core/model/object.ts';
 import type { Range } from '../../core/model/range.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
+import { contextOfLiveRoot } from '../../live/liveRoots.ts';
+import { rootOfReadOnlyDocument } from '../live/readOnlyDocuments.ts';
 import { readDiagnosticsSettings } from '../settings.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
 
@@ -14,6 +17,8 @@ const severities: Readonly<Record<Finding['severity'], vscode.DiagnosticSeverity
 	information: vscode.DiagnosticSeverity.Information,
 	hint: vscode.DiagnosticSeverity.Hint,
 };
+
+const monitorLanguages = new Set(['json', 'jsonl', 'jsonc', 'plaintext', 'log']);
 
 /** The diagnostics source shown in the Problems panel. */
 export const diagnosticSource = 'Kube Status Lens';
@@ -29,8 +34,10 @@ export function vscodeRangeOf(range: Range): vscode.Range {
 }
 
 /**
- * One DiagnosticCollection for open YAML documents: re-diagnosed on edit (debounced, per document, cached by version),
- * cleared when a document closes. The findings are kept so the quick-fix provider can hand out their fixes.
+ * One DiagnosticCollection for open YAML documents and `fleet monitor` output: re-diagnosed on edit (debounced, per
+ * document, cached by version), cleared when a document closes. The findings are kept so the quick-fix provider can
+ * hand out their fixes. A read-only document of a live object or an archive entry is checked against its own root
+ * (that context or that archive); a file against the workspace.
  */
 export class ManifestDiagnostics implements vscode.Disposable {
 	private readonly collection = vscode.languages.createDiagnosticCollection('kubeStatusLens');
@@ -69,7 +76,9 @@ export class ManifestDiagnostics implements vscode.Disposable {
 	}
 
 	private schedule(document: vscode.TextDocument, delay: number): void {
-		if (document.languageId !== 'yaml' || document.uri.scheme === 'kube-status-lens-merge') return;
+		if (document.uri.scheme === 'kube-status-lens-merge') return;
+		// `fleet monitor` output is JSON lines, in whatever language the editor took its file name for.
+		if (document.languageId !== 'yaml' && !monitorLanguages.has(document.languageId)) return;
 		const key = document.uri.toString();
 		clearTimeout(this.timers.get(key));
 		this.timers.set(
@@ -91,16 +100,52 @@ export class ManifestDiagnostics implements vscode.Disposable {
 		];
 	}
 
-	/** Fleet's troubleshooting classes on the document's objects, the workspace being the input they belong to. */
-	private fleetFindings(text: string): readonly Finding[] {
+	/**
+	 * Fleet's troubleshooting classes on the document's objects, within the input they belong to: the live context or
+	 * archive a read-only document came from, else the workspace. Ages count from now in a live context, else from
+	 * the input's newest timestamp, unless KUBE_STATUS_LENS_NOW says otherwise.
+	 */
+	private fleetFindings(text: string, uri: vscode.Uri): readonly Finding[] {
 		if (!text.includes('fleet.cattle.io')) return [];
 		const own = parseManifests(text).objects;
+		const rootId = rootOfReadOnlyDocument(uri) ?? workspaceRootId;
 		const explicitNow = Date.parse(process.env.KUBE_STATUS_LENS_NOW ?? '');
-		return documentFleetFindings(
-			own,
-			this.graph.objectsOf(workspaceRootId),
-			Number.isFinite(explicitNow) ? explicitNow : undefined,
-		);
+		const now = Number.isFinite(explicitNow)
+			? explicitNow
+			: contextOfLiveRoot(rootId) !== undefined
+				? Date.now()
+				: undefined;
+		return documentFleetFindings(own, this.graph.objectsOf(rootId), now);
+	}
+
+	/** `fleet monitor` output: the latest snapshot's classes on the names of their objects, the changes beside. */
+	private monitorDiagnostics(text: string): {
+		findings: Finding[];
+		diagnostics: vscode.Diagnostic[];
+	} {
+		const report = monitorDocumentReport(text);
+		const diagnostics: vscode.Diagnostic[] = [];
+		for (const { line, message } of report.unreadableLines) {
+			const diagnostic = new vscode.Diagnostic(
+				new vscode.Range(line, 0, line, 0),
+				message,
+				vscode.DiagnosticSeverity.Warning,
+			);
+			diagnostic.source = diagnosticSource;
+			diagnostics.push(diagnostic);
+		}
+		if (report.changes) {
+			const { line } = report.changes;
+			const diagnostic = new vscode.Diagnostic(
+				new vscode.Range(line, 0, line, 0),
+				report.changes.text,
+				vscode.DiagnosticSeverity.Information,
+			);
+			diagnostic.source = diagnosticSource;
+			diagnostic.code = 'fleet-monitor-changes';
+			diagnostics.push(diagnostic);
+		}
+		return { findings: [...report.findings], diagnostics };
 	}
 
 	private diagnose(document: vscode.TextDocument): void {
@@ -113,19 +158,26 @@ export class ManifestDiagnostics implements vscode.Disposable {
 		}
 		if (this.findings.get(key)?.version === document.version) return;
 		const text = document.getText();
-		const findings = [
-			...diagnoseManifest(text, {
-				now: Date.now(),
-				waitAppliedThresholdSeconds: settings.waitAppliedThresholdSeconds,
-				reportSyntaxErrors: settings.reportSyntaxErrors,
-				workspaceSecrets: (namespace, name) => this.secretKeys(namespace, name),
-			}),
-			...this.fleetFindings(text),
-		];
+		const monitor = isFleetMonitorOutput(text) ? this.monitorDiagnostics(text) : undefined;
+		if (!monitor && document.languageId !== 'yaml') {
+			this.forget(document.uri);
+			return;
+		}
+		const findings = monitor
+			? monitor.findings
+			: [
+					...diagnoseManifest(text, {
+						now: Date.now(),
+						waitAppliedThresholdSeconds: settings.waitAppliedThresholdSeconds,
+						reportSyntaxErrors: settings.reportSyntaxErrors,
+						workspaceSecrets: (namespace, name) => this.secretKeys(namespace, name),
+					}),
+					...this.fleetFindings(text, document.uri),
+				];
 		this.findings.set(key, { version: document.version, findings });
-		this.collection.set(
-			document.uri,
-			listedFindings(findings).map(({ finding, message, alsoAt }) => {
+		this.collection.set(document.uri, [
+			...(monitor?.diagnostics ?? []),
+			...listedFindings(findings).map(({ finding, message, alsoAt }) => {
 				const diagnostic = new vscode.Diagnostic(
 					vscodeRangeOf(finding.range),
 					message,
@@ -144,7 +196,7 @@ export class ManifestDiagnostics implements vscode.Disposable {
 				}
 				return diagnostic;
 			}),
-		);
+		]);
 	}
 
 	private forget(uri: vscode.Uri): void {

@@ -71,6 +71,7 @@ async function openYamlCommand(deps: ReadOnlyDeps, id?: string): Promise<string 
 		`${target.context} ${target.ref.kind} ${target.ref.name}.yaml`,
 		stringify(object),
 		'yaml',
+		target.node.rootId,
 	);
 }
 

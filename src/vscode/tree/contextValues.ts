@@ -19,6 +19,7 @@ export function contextValueOf(node: TreeNode): string {
 		segment(flags.state),
 	];
 	if (flags.inFile) parts.push('hasManifest');
+	if (flags.inArchive) parts.push('archiveEntry');
 	if (flags.declared) parts.push('declared');
 	if (flags.suspended) parts.push('suspended');
 	if (flags.paused) parts.push('paused');

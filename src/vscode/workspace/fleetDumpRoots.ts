@@ -4,10 +4,12 @@
 // manifests (same graph, badges, roll-ups and Explain), one source per entry, without a line (an entry is not a file
 // to open).
 import * as vscode from 'vscode';
+import { stringify } from 'yaml';
 import { eventsByObject, readDumpEntry } from '../../core/manifest/fleetDump.ts';
 import type { KubeEvent } from '../../core/model/kubeEvent.ts';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import { readFleetDump } from '../../files/fleetDump.ts';
+import { dumpEntryScheme, ReadOnlyDocuments } from '../live/readOnlyDocuments.ts';
 import type { Log } from '../log.ts';
 import { readWorkspaceSettings } from '../settings.ts';
 
@@ -24,6 +26,7 @@ export class FleetDumpRoots implements vscode.Disposable {
 	private readonly log: Log;
 	private readonly onChanged: (changed: ChangedNodes) => void;
 	private readonly eventLookups = new Map<string, (object: unknown) => readonly KubeEvent[]>();
+	private readonly entryDocuments = new ReadOnlyDocuments(dumpEntryScheme);
 	private watcher: vscode.FileSystemWatcher | undefined;
 	/** Archives being written settle before they are read: the last change within this wait is the one read. */
 	private readonly pendingReads = new Map<string, ReturnType<typeof setTimeout>>();
@@ -86,21 +89,65 @@ export class FleetDumpRoots implements vscode.Disposable {
 		}
 	}
 
+	/** Serves the read-only documents of archive entries. */
+	registerEntryDocuments(): vscode.Disposable {
+		return vscode.workspace.registerTextDocumentContentProvider(
+			dumpEntryScheme,
+			this.entryDocuments,
+		);
+	}
+
+	/**
+	 * Opens the archive entry an object of a dump root was read from, read-only, as YAML: its Problems are Fleet's
+	 * checks within that archive. Returns the document's URI, or undefined when the node is not from an archive.
+	 */
+	async openEntry(nodeId: string | undefined): Promise<string | undefined> {
+		const node = nodeId === undefined ? undefined : this.graph.node(nodeId);
+		const source = node?.sources?.find(
+			(entry) => entry.line === undefined && entry.sourceId.includes('#'),
+		);
+		const object =
+			node?.objectKey === undefined ? undefined : this.graph.objectOf(node.rootId, node.objectKey);
+		if (!node || !source || !object || !node.rootId.startsWith(rootPrefix)) {
+			void vscode.window.showInformationMessage(
+				'This item was not read from a fleet dump archive.',
+			);
+			return undefined;
+		}
+		const archive = vscode.Uri.parse(source.sourceId.slice(0, source.sourceId.indexOf('#')));
+		const entry = source.sourceId.slice(source.sourceId.indexOf('#') + 1);
+		return this.entryDocuments.open(
+			`${fileNameOf(archive)} ${entry}.yaml`,
+			stringify(object),
+			'yaml',
+			node.rootId,
+		);
+	}
+
 	dispose(): void {
+		this.entryDocuments.dispose();
 		this.watcher?.dispose();
 		for (const timer of this.pendingReads.values()) clearTimeout(timer);
 		this.pendingReads.clear();
 	}
 
-	/** Asks for an archive and opens it as a root. */
+	/**
+	 * Asks for an archive and opens it as a root. `fleet monitor` output (JSON lines) opens in an editor instead, where
+	 * its findings and the changes between its snapshots show in Problems.
+	 */
 	async openWithDialog(): Promise<void> {
 		const picked = await vscode.window.showOpenDialog({
 			canSelectMany: false,
-			openLabel: 'Open Fleet Dump',
-			filters: { 'fleet dump archives': ['tgz', 'gz'] },
+			openLabel: 'Open',
+			filters: {
+				'fleet dump archives': ['tgz', 'gz'],
+				'fleet monitor output': ['json', 'jsonl', 'log', 'txt'],
+			},
 		});
 		const uri = picked?.[0];
-		if (uri) await this.read(uri, true);
+		if (!uri) return;
+		if (/\.(tgz|gz)$/i.test(uri.path)) await this.read(uri, true);
+		else await vscode.window.showTextDocument(uri);
 	}
 
 	/**

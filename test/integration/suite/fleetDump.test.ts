@@ -93,6 +93,69 @@ describe('fleet dump archives as roots', () => {
 		await eventually('the root gone with its archive', () => (rootOf() ? undefined : true));
 	});
 
+	it("opens an object's archive entry read-only, with Fleet's checks of that archive in Problems", async () => {
+		const api = await extensionApi();
+		await api.ready();
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-dump-'));
+		const path = join(folder, 'deleting.tgz');
+		await writeArchive(path, {
+			'bundles_fleet-dumped_going-app': bundle
+				.replace('dumped-app', 'going-app')
+				.replace('generation: 1}', "generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z'}"),
+		});
+		await vscode.commands.executeCommand('kubeStatusLens.fleetDump.open', vscode.Uri.file(path));
+		const node = await eventually('the Bundle read from the archive', () =>
+			findNode(api, 'going-app', 'object'),
+		);
+		assert.match(api.provider.getTreeItem(node.id).contextValue ?? '', /:archiveEntry/);
+		const uri = await vscode.commands.executeCommand<string>(
+			'kubeStatusLens.fleetDump.openEntry',
+			node.id,
+		);
+		assert.ok(uri, 'an entry document was opened');
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		assert.equal(document.uri.scheme, 'kube-status-lens-dump');
+		assert.match(document.getText(), /kind: Bundle/);
+		const diagnostic = await eventually("Fleet's check on the entry", () =>
+			vscode.languages
+				.getDiagnostics(document.uri)
+				.find((found) => found.code === 'fleet-bundles-with-deletion-timestamp'),
+		);
+		assert.match(diagnostic.message, /^Bundle fleet-dumped\/going-app: /);
+	});
+
+	it('shows fleet monitor output in Problems: the latest findings on their names, and what changed', async () => {
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-monitor-'));
+		const path = join(folder, 'monitor.jsonl');
+		const first = { timestamp: '2026-03-01T11:00:00Z', gitrepos: [], diagnostics: {} };
+		const stuck = {
+			namespace: 'fleet-local',
+			name: 'stuck-bd',
+			deploymentID: 's-new:options',
+			appliedDeploymentID: 's-old:options',
+		};
+		const second = {
+			timestamp: '2026-03-01T12:00:00Z',
+			bundledeployments: [stuck],
+			diagnostics: { stuckBundleDeployments: [stuck] },
+		};
+		writeFileSync(path, `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+		await vscode.window.showTextDocument(document);
+		const stuckFinding = await eventually('the stuck BundleDeployment in Problems', () =>
+			vscode.languages
+				.getDiagnostics(document.uri)
+				.find((found) => found.code === 'fleet-stuck-bundle-deployments'),
+		);
+		assert.equal(stuckFinding.severity, vscode.DiagnosticSeverity.Error);
+		assert.equal(stuckFinding.range.start.line, 1);
+		assert.equal(document.getText(stuckFinding.range), '"stuck-bd"');
+		const changes = vscode.languages
+			.getDiagnostics(document.uri)
+			.find((found) => found.code === 'fleet-monitor-changes');
+		assert.match(changes?.message ?? '', /Stuck BundleDeployments: 0 → 1 ↑/);
+	});
+
 	it('leaves an archive that is not a dump (a Helm chart) without a root', async () => {
 		const api = await extensionApi();
 		const folder = mkdtempSync(join(tmpdir(), 'ksl-chart-'));

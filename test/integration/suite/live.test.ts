@@ -267,6 +267,45 @@ describe('actions on live objects', () => {
 		assert.ok(!/managedFields/.test(document.getText()));
 	});
 
+	it("gives a live object's read-only YAML the Problems Fleet's checks find in its context", async () => {
+		const api = await extensionApi();
+		// The Fleet objects of the demo's management cluster that the tree says fleet analyze would report.
+		const reported = await eventually('live Fleet rows with a fleet analyze finding', () => {
+			const found = walk(api).filter(
+				(candidate) =>
+					candidate.rootId === 'live:fleet-mgmt' &&
+					candidate.kind === 'object' &&
+					/fleet analyze: /.test(String(api.provider.getTreeItem(candidate.id).description ?? '')),
+			);
+			return found.length > 0 ? found.slice(0, 6) : undefined;
+		});
+		for (const node of reported) {
+			const item = api.provider.getTreeItem(node.id);
+			const tooltip = api.provider.resolveTreeItem(item, node.id).tooltip as vscode.MarkdownString;
+			const shown = [...new Set(tooltip.value.match(/fleet-[a-z-]+/g) ?? [])].sort();
+			const uri = await vscode.commands.executeCommand<string>(
+				'kubeStatusLens.live.openYaml',
+				node.id,
+			);
+			const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+			// The document's Problems are what the row says: Fleet's checks over the whole context, from now.
+			await eventually(
+				() => `${node.label}: the tooltip's findings ${shown.join(', ')} in Problems`,
+				() => {
+					const codes = vscode.languages
+						.getDiagnostics(document.uri)
+						.map((found) => (typeof found.code === 'object' ? found.code.value : found.code))
+						.map(String)
+						.filter((code) => code.startsWith('fleet-'));
+					return JSON.stringify([...new Set(codes)].sort()) === JSON.stringify(shown)
+						? true
+						: undefined;
+				},
+				10_000,
+			);
+		}
+	});
+
 	it('suspends and resumes a Flux object, and the tree follows the cluster', async () => {
 		const api = await extensionApi();
 		const node = await eventually('podinfo in the platform context', () => podinfo(api));

@@ -43,6 +43,7 @@ function flags(overrides: Partial<ContextFlags>): ContextFlags {
 		paused: false,
 		oci: false,
 		inFile: false,
+		inArchive: false,
 		problem: false,
 		...overrides,
 	};

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
 	isFleetMonitorOutput,
+	monitorDocumentReport,
 	readFleetMonitorOutput,
 	snapshotChangeLines,
 } from '../../../../src/core/checks/fleetMonitor.ts';
@@ -177,6 +178,32 @@ describe('fleet monitor output', () => {
 			/polling: "cf70b2422b58c878b56c0b2a1ccce368a4a6ed33", webhook: "", status commit:/,
 		);
 		assert.match(messages[4] ?? '', /polling interval: 15s/);
+	});
+
+	it("places each finding on its object's name in the latest snapshot, for the Problems panel", () => {
+		const report = monitorDocumentReport(monitorText);
+		const latest = monitorText.split('\n')[1] ?? '';
+		const placed = report.findings.map((finding) => [
+			finding.subject,
+			finding.range.start.line,
+			latest.slice(finding.range.start.character, finding.range.end.character),
+		]);
+		assert.deepEqual(placed[0], [
+			'BundleDeployment fleet-local/test-bd-stuck',
+			1,
+			'"test-bd-stuck"',
+		]);
+		assert.deepEqual(placed[1], ['Cluster fleet-default/downstream', 1, '"downstream"']);
+		assert.equal(report.findings.length, 6);
+		assert.equal(report.changes?.line, 1);
+		assert.match(
+			report.changes?.text ?? '',
+			/^fleet monitor: 2 snapshots, changes as fleet analyze --diff/,
+		);
+		assert.match(report.changes?.text ?? '', /Stuck BundleDeployments: 0 → 1 ↑/);
+		const broken = monitorDocumentReport(`${monitorText}not json\n`);
+		assert.equal(broken.unreadableLines[0]?.line, 2);
+		assert.equal(monitorDocumentReport(JSON.stringify(withIssues)).changes, undefined);
 	});
 
 	it('counts what changed between snapshots as fleet analyze --diff does', () => {
