@@ -138,7 +138,7 @@ export class FleetDumpRoots implements vscode.Disposable {
 	async openWithDialog(): Promise<void> {
 		const picked = await vscode.window.showOpenDialog({
 			canSelectMany: false,
-			openLabel: 'Open',
+			openLabel: 'Open Fleet Dump',
 			filters: {
 				'fleet dump archives': ['tgz', 'gz'],
 				'fleet monitor output': ['json', 'jsonl', 'log', 'txt'],
