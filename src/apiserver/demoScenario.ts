@@ -528,6 +528,16 @@ const gitRepository = ref(
 	'flux-system',
 );
 const kustomization = ref('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'flux-system', 'apps');
+/**
+ * What kustomize-controller records it applied (status.inventory): each entry's id is
+ * `<namespace>_<name>_<group>_<kind>` and `v` its version (fluxcd/cli-utils ObjMetadata, as Flux writes it).
+ */
+const appsInventory: JsonObject = {
+	entries: [
+		{ id: 'flux-system_podinfo_source.toolkit.fluxcd.io_HelmRepository', v: 'v1' },
+		{ id: 'apps_podinfo_helm.toolkit.fluxcd.io_HelmRelease', v: 'v2' },
+	],
+};
 const helmRelease = ref('helm.toolkit.fluxcd.io/v2', 'HelmRelease', 'apps', 'podinfo');
 const storageAccount = ref(
 	'storage.azure.com/v1api20230101',
@@ -600,6 +610,7 @@ function platformTimeline(): readonly ScenarioStep[] {
 		statusStep(8000, 'Flux: the Kustomization is ready', kustomization, (status) => ({
 			...status,
 			lastAppliedRevision: newRevision,
+			inventory: appsInventory,
 			conditions: [
 				fluxCondition(
 					'Ready',

@@ -20,6 +20,7 @@ import { registerProblemsSummary } from './statusBar/problemsStatusBar.ts';
 import { AttentionProvider, registerAttentionCommands } from './tree/attentionView.ts';
 import { FleetFindingsCache } from './tree/fleetFindingsCache.ts';
 import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
+import { registerAppliedRows } from './tree/appliedRowCommands.ts';
 import { registerSourceLinkCommands } from './tree/sourceLinkCommands.ts';
 import { registerTreeCommands } from './tree/treeCommands.ts';
 import { FleetDumpRoots } from './workspace/fleetDumpRoots.ts';
@@ -135,6 +136,7 @@ export function activateEngine(
 		ensureStarted,
 	});
 	registerSourceLinkCommands(context, { graph });
+	registerAppliedRows(context, { graph, provider, kubeconfigOf: () => live.kubeconfig });
 	registerLiveActionCommands(context, { graph, live, log });
 	const mergeProvider = new MergePreviewProvider(graph);
 	context.subscriptions.push(mergeProvider);

@@ -9,10 +9,13 @@ export async function run(): Promise<void> {
 	const grep = process.env.KSL_TEST_GREP;
 	if (grep) mocha.grep(grep);
 	if (process.env.KSL_SUITE === 'multiroot') await import('./suite/multiroot.test.ts');
-	else if (process.env.KSL_SUITE === 'live') await import('./suite/live.test.ts');
-	else {
+	else if (process.env.KSL_SUITE === 'live') {
+		await import('./suite/live.test.ts');
+		await import('./suite/appliedRowsLive.test.ts');
+	} else {
 		await import('./suite/activation.test.ts');
 		await import('./suite/tree.test.ts');
+		await import('./suite/appliedRows.test.ts');
 		await import('./suite/matrix.test.ts');
 		await import('./suite/listing.test.ts');
 		await import('./suite/merge.test.ts');

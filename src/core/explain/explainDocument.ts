@@ -126,6 +126,15 @@ function placesNoun(node: TreeNode, parent: TreeNode, count: number): string {
 }
 
 /**
+ * The link of a chain item in the Explain document: a target the adapter made from a key of its own (never a name,
+ * path or URL from the data), relative to the document. Anything else than letters, digits, `%`, `.`, `_` and `-` is
+ * not linked.
+ */
+export type StepLinkOf = (node: TreeNode) => string | undefined;
+
+const safeStepLink = /^[A-Za-z0-9%._-]+$/;
+
+/**
  * Where a source can be linked to in the Explain document: its path below the folder the Markdown preview resolves
  * links starting with "/" against, or undefined when it has none (a cluster, a file elsewhere).
  */
@@ -209,6 +218,7 @@ export function explainNodeMarkdown(
 	nodeId: string,
 	pathOf: SourcePathOf = () => undefined,
 	timeline?: ExplainTimeline,
+	stepLinkOf?: StepLinkOf,
 ): string {
 	const chain = explainChain(graph, nodeId);
 	const start = chain[0];
@@ -234,7 +244,11 @@ export function explainNodeMarkdown(
 		chain.forEach((node, index) => {
 			// An object has a state ("is ErrApplied (error)"); a resource or dependency row a description ("failed to apply").
 			const state = node.result ? ` is ${field(stateOf(node))}` : `: ${field(stateOf(node))}`;
-			lines.push(`${index + 1}. **${field(titleOf(node))}**${state}.`);
+			const link = stepLinkOf?.(node);
+			const title = field(titleOf(node));
+			lines.push(
+				`${index + 1}. **${link !== undefined && safeStepLink.test(link) ? `[${title}](${link})` : title}**${state}.`,
+			);
 			const meaning = meaningOf(node)?.meaning;
 			if (meaning && !shownMeanings.has(meaning)) {
 				lines.push('', `   ${field(meaning)}`);

@@ -73,6 +73,7 @@ export function objectTooltipMarkdown(
 	sources: readonly SourceLabel[] = [],
 	now?: number,
 	readFrom?: string,
+	readFromLink?: string,
 ): string {
 	const ref = refOf(object);
 	const lines: string[] = [];
@@ -117,12 +118,17 @@ export function objectTooltipMarkdown(
 			? health
 			: `kstatus: ${escapeMarkdown(result.kstatus.status)}${kstatusMessage} · ${health}`,
 	);
+	// The link is the caller's (a command of the extension's own, with an opaque argument), never built from data.
+	const linked = (text: string): string =>
+		readFromLink === undefined ? text : `[${text}](${readFromLink})`;
 	if (readFrom !== undefined) {
-		lines.push('', escapeMarkdown(readFrom));
+		lines.push('', linked(escapeMarkdown(readFrom)));
 	} else if (sources.length > 0) {
 		const first = sources[0];
 		const more = sources.length > 1 ? ` (+${sources.length - 1} more)` : '';
-		if (first) lines.push('', `From ${escapeMarkdown(`${first.label}:${first.line}`)}${more}`);
+		if (first) {
+			lines.push('', `${linked(`From ${escapeMarkdown(`${first.label}:${first.line}`)}`)}${more}`);
+		}
 	}
 	return lines.join('\n');
 }

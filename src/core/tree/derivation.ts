@@ -32,6 +32,7 @@ import {
 } from '../status/fleetSummary.ts';
 import { resourceOfApplyError } from '../status/fleetApplyError.ts';
 import { harborDependencyConditions } from '../status/harbor.ts';
+import { appliedRowVertexId } from './appliedResources.ts';
 import type { StatusResult, Tone } from '../status/result.ts';
 import { qualified } from './describe.ts';
 import {
@@ -133,7 +134,11 @@ export function syncDerived(work: Work, entry: Entry): void {
 		for (const nonReady of view.nonReadyStatus) {
 			const label = `${nonReady.kind || 'resource'} ${qualified(nonReady.namespace, nonReady.name)}`;
 			add(
-				`r:${entry.key}:n:${nonReady.apiVersion}:${nonReady.kind}:${nonReady.namespace}/${nonReady.name}`,
+				appliedRowVertexId(
+					entry.key,
+					'nonReady',
+					`${nonReady.apiVersion}:${nonReady.kind}:${nonReady.namespace}/${nonReady.name}`,
+				),
 				groupInfo(label, 'fleet', {
 					description: nonReady.summary.state || 'not ready',
 					message: nonReadyStatusString(nonReady),
@@ -169,7 +174,11 @@ export function syncDerived(work: Work, entry: Entry): void {
 		if (failed && !alsoNotReady(failed)) {
 			const label = `${failed.kind} ${qualified(failed.namespace, failed.name)}`;
 			add(
-				`r:${entry.key}:a:${failed.apiVersion}:${failed.kind}:${failed.namespace}/${failed.name}`,
+				appliedRowVertexId(
+					entry.key,
+					'failed',
+					`${failed.apiVersion}:${failed.kind}:${failed.namespace}/${failed.name}`,
+				),
 				groupInfo(label, 'fleet', {
 					description: 'failed to apply',
 					message: deployed?.message ?? '',
@@ -194,7 +203,11 @@ export function syncDerived(work: Work, entry: Entry): void {
 					? 'extra'
 					: 'modified';
 			add(
-				`r:${entry.key}:m:${modified.apiVersion}:${modified.kind}:${modified.namespace}/${modified.name}`,
+				appliedRowVertexId(
+					entry.key,
+					'modified',
+					`${modified.apiVersion}:${modified.kind}:${modified.namespace}/${modified.name}`,
+				),
 				groupInfo(label, 'fleet', {
 					description: word,
 					message: modifiedStatusString(modified),
@@ -243,7 +256,11 @@ export function syncDerived(work: Work, entry: Entry): void {
 		);
 		for (const resource of applied.slice(0, appliedRowsShown)) {
 			add(
-				`r:${entry.key}:ok:${resource.apiVersion}:${resource.kind}:${resource.namespace}/${resource.name}`,
+				appliedRowVertexId(
+					entry.key,
+					'applied',
+					`${resource.apiVersion}:${resource.kind}:${resource.namespace}/${resource.name}`,
+				),
 				groupInfo(
 					`${resource.kind || 'resource'} ${qualified(resource.namespace, resource.name)}`,
 					'fleet',
@@ -280,23 +297,30 @@ export function syncDerived(work: Work, entry: Entry): void {
 		const tone: Tone =
 			entry.base.tone === 'ok' || entry.base.tone === 'suspended' ? entry.base.tone : 'progressing';
 		for (const item of entries.slice(0, appliedRowsShown)) {
-			wanted.set(`i:${entry.key}:${item.group}:${item.kind}:${item.namespace}/${item.name}`, {
-				info: groupInfo(`${item.kind} ${qualified(item.namespace, item.name)}`, 'flux', {
-					description: `applied${item.version ? ` · ${item.group ? `${item.group}/` : ''}${item.version}` : ''}`,
-					message:
-						'In the Kustomization’s inventory (status.inventory): Flux applied it and garbage-collects it when it leaves the source.',
-					ref: {
-						apiVersion: item.group ? `${item.group}/${item.version}` : item.version,
-						kind: item.kind,
+			wanted.set(
+				appliedRowVertexId(
+					entry.key,
+					'inventory',
+					`${item.group}:${item.kind}:${item.namespace}/${item.name}`,
+				),
+				{
+					info: groupInfo(`${item.kind} ${qualified(item.namespace, item.name)}`, 'flux', {
+						description: `applied${item.version ? ` · ${item.group ? `${item.group}/` : ''}${item.version}` : ''}`,
+						message:
+							'In the Kustomization’s inventory (status.inventory): Flux applied it and garbage-collects it when it leaves the source.',
+						ref: {
+							apiVersion: item.group ? `${item.group}/${item.version}` : item.version,
+							kind: item.kind,
+							namespace: item.namespace,
+							name: item.name,
+						},
 						namespace: item.namespace,
-						name: item.name,
-					},
-					namespace: item.namespace,
-				}),
-				tone,
-				kind: 'resource',
-				order: 10,
-			});
+					}),
+					tone,
+					kind: 'resource',
+					order: 10,
+				},
+			);
 		}
 		if (entries.length > appliedRowsShown) {
 			wanted.set(`i:${entry.key}:more`, {

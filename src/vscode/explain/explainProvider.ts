@@ -54,6 +54,13 @@ function formatterOfLocale(): (ms: number) => string {
 	return (ms) => format.format(ms);
 }
 
+/**
+ * The path of a document a chain item's link opens, before its key: "/Explain step #s12.md". The "#" is one uriFor
+ * never writes, so no object's own document reads as a step.
+ */
+const stepPathPrefix = 'Explain step #';
+const keptStepLinks = 500;
+
 /** The URI scheme of the read-only "Explain status" documents. */
 export const explainScheme = 'kube-status-lens-explain';
 
@@ -62,7 +69,14 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 	private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.emitter.event;
 	private readonly graph: ResourceGraph;
-	private readonly open = new Map<string, vscode.Uri>();
+	/** The documents open per node: its own, and those a chain item's link opened. */
+	private readonly open = new Map<string, Map<string, vscode.Uri>>();
+	/** The chain items' links: an opaque key per node id, kept for the Explain documents (the latest few hundred). */
+	private readonly stepKeys = new Map<string, string>();
+	private readonly stepNodes = new Map<string, string>();
+	private stepCounter = 0;
+	/** Step documents already revealed in the tree: a refresh does not reveal them again. */
+	private readonly revealed = new Set<string>();
 	private readonly sources: ExplainEventSources | undefined;
 	private readonly liveEvents = new Map<
 		string,
@@ -88,28 +102,81 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 			path: `/Explain ${safe}.md`,
 			query: new URLSearchParams({ node: nodeId }).toString(),
 		});
-		this.open.set(nodeId, uri);
+		this.remember(nodeId, uri);
 		return uri;
+	}
+
+	private remember(nodeId: string, uri: vscode.Uri): void {
+		const uris = this.open.get(nodeId) ?? new Map<string, vscode.Uri>();
+		uris.set(uri.toString(), uri);
+		this.open.set(nodeId, uris);
+	}
+
+	/**
+	 * The link of a chain item: `Explain%20step%20<key>.md`, relative to the document, so the Markdown preview (which
+	 * runs no command links) opens it in place; the key is one this provider made, never data.
+	 */
+	private stepLinkOf(node: TreeNode): string {
+		let key = this.stepKeys.get(node.id);
+		if (key === undefined) {
+			key = `s${++this.stepCounter}`;
+			this.stepKeys.set(node.id, key);
+			this.stepNodes.set(key, node.id);
+			if (this.stepNodes.size > keptStepLinks) {
+				const [oldKey, oldNode] = this.stepNodes.entries().next().value ?? [];
+				if (oldKey !== undefined && oldNode !== undefined) {
+					this.stepNodes.delete(oldKey);
+					this.stepKeys.delete(oldNode);
+				}
+			}
+		}
+		return `${encodeURIComponent(stepPathPrefix)}${key}.md`;
+	}
+
+	/** The node a document explains: its query's, or for a chain item's link the node its key stands for. */
+	private nodeOfDocument(uri: vscode.Uri): string | undefined {
+		const step = uri.path.startsWith(`/${stepPathPrefix}`)
+			? /^s\d+(?=\.md$)/.exec(uri.path.slice(stepPathPrefix.length + 1))?.[0]
+			: undefined;
+		if (step === undefined) return new URLSearchParams(uri.query).get('node') ?? '';
+		const nodeId = this.stepNodes.get(step);
+		if (nodeId === undefined) return undefined;
+		this.remember(nodeId, uri);
+		// Followed from a chain: the object is shown in the tree too (once, not on every refresh).
+		if (!this.revealed.has(uri.path)) {
+			this.revealed.add(uri.path);
+			void vscode.commands.executeCommand('kubeStatusLens.attention.reveal', nodeId);
+		}
+		return nodeId;
 	}
 
 	/** Tells open previews that their node changed. */
 	nodesChanged(ids: readonly string[]): void {
 		for (const id of ids) {
-			const uri = this.open.get(id);
-			if (uri) this.emitter.fire(uri);
+			for (const uri of this.open.get(id)?.values() ?? []) this.emitter.fire(uri);
 		}
 	}
 
 	async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-		const nodeId = new URLSearchParams(uri.query).get('node') ?? '';
+		const nodeId = this.nodeOfDocument(uri);
+		if (nodeId === undefined) {
+			return '# This link is out of date\n\nExplain the object again from the tree.\n';
+		}
 		const { events, notes } = await this.liveEventsOf(explainChain(this.graph, nodeId));
 		const dumpEventsOf = this.sources?.dumpEventsOf;
-		const markdown = explainNodeMarkdown(this.graph, nodeId, pathInFirstFolder, {
-			now: Date.now(),
-			formatTime: formatterOfLocale(),
-			eventsOf: (node, object) => events.get(node.id) ?? dumpEventsOf?.(node.rootId, object) ?? [],
-			notes,
-		});
+		const markdown = explainNodeMarkdown(
+			this.graph,
+			nodeId,
+			pathInFirstFolder,
+			{
+				now: Date.now(),
+				formatTime: formatterOfLocale(),
+				eventsOf: (node, object) =>
+					events.get(node.id) ?? dumpEventsOf?.(node.rootId, object) ?? [],
+				notes,
+			},
+			(node) => this.stepLinkOf(node),
+		);
 		// Fleet's own troubleshooting findings on the object explained, as `fleet analyze` would report them.
 		const node = this.graph.node(nodeId);
 		const object = node?.objectKey ? this.graph.objectOf(node.rootId, node.objectKey) : undefined;

@@ -6,6 +6,7 @@ import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Log } from '../log.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
 import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
+import { appliedRowTargetOf } from '../tree/appliedResourceReads.ts';
 
 /** What the live commands work with. */
 export interface LiveCommandDeps {
@@ -49,9 +50,15 @@ export function liveTargetOf(deps: LiveCommandDeps, id: unknown): LiveTarget | u
 		return undefined;
 	}
 	const { apiVersion, kind, name, namespace } = node.ref;
+	// What a BundleDeployment or Kustomization applied lives where they applied it: the downstream cluster.
+	const applied = appliedRowTargetOf(deps.graph, node);
+	if (applied?.place?.kind === 'elsewhere') {
+		void vscode.window.showInformationMessage(applied.place.why);
+		return undefined;
+	}
 	return {
 		node,
-		context: liveContextOf(node) ?? '',
+		context: applied?.place?.context ?? liveContextOf(node) ?? '',
 		ref: { apiVersion, kind, name, ...(namespace ? { namespace } : {}) },
 		kubeconfig,
 	};

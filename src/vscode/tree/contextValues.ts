@@ -27,3 +27,14 @@ export function contextValueOf(node: TreeNode): string {
 	if (flags.problem) parts.push('problem');
 	return parts.join(':');
 }
+
+/**
+ * The contextValue of a resource row: `kubeStatusLensNode:resource:<source>:<role>` for what a BundleDeployment or
+ * Kustomization applied (`modified`, `nonReady`, `failed`, `applied`, `inventory`), so the live object's commands and
+ * "Show Recorded Patch" target exactly those rows.
+ */
+export function appliedRowContextValue(node: TreeNode, role: string | undefined): string {
+	return role
+		? `kubeStatusLensNode:resource:${node.contextFlags.origin}:${role}`
+		: contextValueOf(node);
+}

@@ -6,6 +6,11 @@ import { tooltipFor, treeItemOf, type TooltipSources } from './treeItems.ts';
 import { fleetFindingsRowText } from '../../core/explain/fleetFindingLines.ts';
 import { isFilterActive } from '../../core/tree/filter.ts';
 import { filterHidesAllItem } from './filterText.ts';
+import { appliedRowRoleOf } from '../../core/tree/appliedResources.ts';
+import { escapeMarkdown } from '../../core/text/markdown.ts';
+import type { AppliedResourceReads } from './appliedResourceReads.ts';
+import type { ReadFromLinks } from './readFromLinks.ts';
+import { appliedRowContextValue } from './contextValues.ts';
 
 /** Lists the children of a node that are not watched (the BundleDeployments of a roll-ups-only root). */
 export interface OnDemandChildren {
@@ -71,6 +76,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	/** Rows drawn with an age ("ErrApplied for 12 min"): redrawn each minute while the view shows. */
 	private agedIds = new Set<string>();
 	private readonly ageTimer = setInterval(() => this.redrawAges(), ageRedrawMs);
+	/** Reads what a BundleDeployment or Kustomization applied when it opens (live roots only), set by the engine. */
+	appliedReads: AppliedResourceReads | undefined;
+	/** The table behind the tooltips' Read-from links, set by the engine. */
+	readFromLinks: ReadFromLinks | undefined;
 
 	constructor(graph: ResourceGraph, workspaceState: vscode.Memento) {
 		this.graph = graph;
@@ -123,6 +132,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 				// Listed children are a snapshot: drop them, and list afresh on the next expansion.
 				const node = this.graph.node(event.element);
 				if (node?.listOnDemand && this.listings.delete(event.element)) this.onDemand?.release(node);
+				this.appliedReads?.collapsed(event.element);
 			}),
 		);
 	}
@@ -151,6 +161,12 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		if (this.filter.problemsOnly || this.filter.namespace || this.filter.nameContains) {
 			if (changes.changed.length || changes.structureChanged.length) this.pendingAll = true;
 		}
+		this.schedule();
+	}
+
+	/** Redraws these rows (after the debounce). */
+	redraw(ids: readonly string[]): void {
+		for (const id of ids) this.pendingIds.add(id);
 		this.schedule();
 	}
 
@@ -196,6 +212,11 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			(!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
 		if (node.stateSince) this.agedIds.add(id);
 		const item = treeItemOf(node, open, Date.now());
+		if (node.kind === 'resource') {
+			const parentKey = node.parentId ? this.graph.node(node.parentId)?.objectKey : undefined;
+			item.contextValue = appliedRowContextValue(node, appliedRowRoleOf(node.id, parentKey));
+			this.appliedReads?.decorate(node, item);
+		}
 		// Fleet's own troubleshooting findings show on the row of the object they are about.
 		const fleetNote =
 			node.kind === 'object' && node.contextFlags.system === 'fleet' && node.objectKey
@@ -224,12 +245,14 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 
 	getChildren(id?: string): string[] {
 		if (id?.includes(markerSeparator)) return [];
-		const children = this.graph.children(id, this.filter).map((node) => node.id);
+		const childNodes = this.graph.children(id, this.filter);
+		const children = childNodes.map((node) => node.id);
 		// A filter that hides every root says so, rather than leave a blank view.
 		if (id === undefined && children.length === 0 && isFilterActive(this.filter)) {
 			return this.graph.roots().length > 0 ? [`${markerSeparator}filtered`] : [];
 		}
 		const node = id === undefined ? undefined : this.graph.node(id);
+		if (node && this.appliedReads) this.appliedReads.childrenShown(node, childNodes);
 		if (!node?.listOnDemand || !this.onDemand || id === undefined) return children;
 		let state = this.listings.get(id);
 		if (!state && this.collapsed.has(id)) return [`${id}${markerSeparator}listing`, ...children];
@@ -321,7 +344,15 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	resolveTreeItem(item: vscode.TreeItem, id: string): vscode.TreeItem {
 		if (id.includes(markerSeparator)) return item;
 		const node = this.graph.node(id);
-		if (node) item.tooltip = tooltipFor(node, this.graph, this.tooltipSources);
+		if (!node) return item;
+		const links = this.readFromLinks;
+		const tooltip = tooltipFor(node, this.graph, {
+			...this.tooltipSources,
+			...(links ? { readFromLinkOf: (shown: TreeNode) => links.linkOf(shown) } : {}),
+		});
+		const live = node.kind === 'resource' ? this.appliedReads?.detailOf(node) : undefined;
+		if (live) tooltip.appendMarkdown(`\n\n${escapeMarkdown(live)}`);
+		item.tooltip = tooltip;
 		return item;
 	}
 

@@ -11,6 +11,7 @@ import type { Tone } from '../../core/status/result.ts';
 import { escapeMarkdown, truncate } from '../../core/text/markdown.ts';
 import { visibleLine } from '../../core/text/visible.ts';
 import { contextValueOf } from './contextValues.ts';
+import { readFromCommand } from './readFromLinks.ts';
 
 // Theme colours every theme defines with a light and a dark value that both stand out from the side bar:
 // testing.iconPassed (#73c991 in every theme) and disabledForeground were barely visible on a light theme.
@@ -67,6 +68,8 @@ export interface TooltipSources {
 	readonly readLineOf?: (node: TreeNode, now: number) => string | undefined;
 	readonly eventsOf?: (rootId: string, object: unknown) => readonly KubeEvent[];
 	readonly fleetFindingsOf?: (rootId: string, object: unknown) => readonly ObjectFleetFinding[];
+	/** The command link of the Read-from line (an opaque token of the extension's own table). */
+	readonly readFromLinkOf?: (node: TreeNode) => string | undefined;
 }
 
 export function tooltipFor(
@@ -76,8 +79,11 @@ export function tooltipFor(
 ): vscode.MarkdownString {
 	const now = Date.now();
 	let text: string;
+	let linked = false;
 	const object = node.objectKey ? graph.objectOf(node.rootId, node.objectKey) : undefined;
 	if (object && node.result) {
+		const readFromLink = sources.readFromLinkOf?.(node);
+		linked = readFromLink !== undefined;
 		text = objectTooltipMarkdown(
 			object,
 			node.result,
@@ -87,6 +93,7 @@ export function tooltipFor(
 			})),
 			now,
 			sources.readLineOf?.(node, now),
+			readFromLink,
 		);
 		const warnings = latestWarningEventLines(sources.eventsOf?.(node.rootId, object) ?? [], now);
 		if (warnings.length > 0) text += `\n\n${warnings.join('\n')}`;
@@ -105,9 +112,10 @@ export function tooltipFor(
 		if (node.disagreement) lines.push('', escapeMarkdown(truncate(node.disagreement, 300)));
 		text = lines.join('\n');
 	}
-	// Untrusted: no command links, no HTML, no theme-icon syntax from data.
+	// Untrusted but for the one command of the Read-from link (whose argument is a token, not data): no other command
+	// links, no HTML, no theme-icon syntax from data.
 	const markdown = new vscode.MarkdownString(text, false);
-	markdown.isTrusted = false;
+	markdown.isTrusted = linked ? { enabledCommands: [readFromCommand] } : false;
 	markdown.supportHtml = false;
 	return markdown;
 }

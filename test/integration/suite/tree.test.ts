@@ -98,7 +98,8 @@ describe('the resource tree on the example workspace', () => {
 		const resolved = api.provider.resolveTreeItem(item, node.id);
 		const tooltip = resolved.tooltip as vscode.MarkdownString;
 		assert.ok(tooltip instanceof vscode.MarkdownString);
-		assert.equal(tooltip.isTrusted, false);
+		// Trusted for the Read-from link's one command only.
+		assert.deepEqual(tooltip.isTrusted, { enabledCommands: ['kubeStatusLens.readFrom.open'] });
 		assert.equal(tooltip.supportHtml, false);
 		assert.match(tooltip.value, /401 Unauthorized/);
 		// The message once and whole, then the conditions on one line without their messages.
