@@ -68,6 +68,8 @@ const builds = [
 	},
 	// The cluster client and @kubernetes/client-node, loaded by the extension on first use of a live context.
 	{ entryPoints: { k8s: 'src/k8s/index.ts' }, target: 'node22' },
+	// The worker thread that parses a workspace's manifests during a full read (src/files/manifestWorkerClient.ts).
+	{ entryPoints: { manifestWorker: 'src/files/manifestWorker.ts' }, target: 'node22' },
 	// The rollout matrix page, a script for the webview (a browser): plain .js, which the webview serves as script.
 	{
 		entryPoints: { matrixPage: 'src/vscode/matrix/webview/matrixPage.ts' },

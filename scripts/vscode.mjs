@@ -1,6 +1,7 @@
 // Runs the extension in a real VS Code (code-server) on loopback, with throwaway user data.
 //   node scripts/vscode.mjs serve  --workspace DIR [--port N] [--env K=V]        npm start: prints the URL, runs until Ctrl+C
-//   (every mode: --contexts all|a,b, --setting KEY=JSON, --theme NAME, --also-extension DIR)
+//   (every mode: --contexts all|a,b, --setting KEY=JSON, --theme NAME, --also-extension DIR,
+//    --extension DIR: the extension's own folder instead of this clone, e.g. a copy of a build that stays put)
 //   node scripts/vscode.mjs test   --workspace DIR --tests FILE [--env K=V]...   in-host suite; exit code from the host
 //     [--runs N]: opens the window N times in the same profile (a user's later starts); the last run's code counts
 //   node scripts/vscode.mjs shots  --workspace DIR --out DIR                      e2e page-object stories + screenshots
@@ -238,7 +239,7 @@ async function main() {
 	};
 	process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 	process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
-	const extensionPath = options.installed ? undefined : root;
+	const extensionPath = options.installed ? undefined : resolve(options.extension ?? root);
 	try {
 		if (mode === 'serve') {
 			const url = workbenchUrl(host.base, { workspace, extensionPath, env: envOf(options.env) });
@@ -352,7 +353,10 @@ async function main() {
 	}
 }
 
-if (!existsSync(join(root, 'dist/extension.cjs')) && mode !== 'serve') {
+if (
+	!existsSync(join(resolve(options.extension ?? root), 'dist/extension.cjs')) &&
+	mode !== 'serve'
+) {
 	console.error('dist/extension.cjs is missing: run the build first');
 	process.exit(2);
 }

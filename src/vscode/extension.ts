@@ -187,6 +187,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		get notifier() {
 			return loadedApi().notifier;
 		},
+		get startup() {
+			return loadedApi().startup;
+		},
 		attentionView,
 	};
 }

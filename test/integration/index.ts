@@ -18,6 +18,7 @@ export async function run(): Promise<void> {
 		await import('./suite/appliedRows.test.ts');
 		await import('./suite/matrix.test.ts');
 		await import('./suite/listing.test.ts');
+		await import('./suite/workspaceRead.test.ts');
 		await import('./suite/merge.test.ts');
 		await import('./suite/editor.test.ts');
 		await import('./suite/timelineNotify.test.ts');

@@ -153,12 +153,29 @@ export class ResourceGraph {
 		sourceId: string,
 		objects: readonly SourceObject[],
 	): ChangedNodes {
+		return this.setSourcesObjects(rootId, [{ sourceId, objects }]);
+	}
+
+	/**
+	 * setSourceObjects for several sources at once (the files of a first read): the same graph as one call per source
+	 * in this order, but the objects they share ancestors with (groups, Fleet parents) are settled once for all.
+	 */
+	setSourcesObjects(
+		rootId: string,
+		sources: readonly { readonly sourceId: string; readonly objects: readonly SourceObject[] }[],
+	): ChangedNodes {
 		const work = newWork(this.ensureRoot(rootId));
 		const { root } = work;
 		if (!this.announced.has(root)) {
 			this.announced.add(root);
 			work.changes.rootsChanged = true;
 		}
+		for (const { sourceId, objects } of sources) this.replaceSource(work, sourceId, objects);
+		return this.finish(work);
+	}
+
+	private replaceSource(work: Work, sourceId: string, objects: readonly SourceObject[]): void {
+		const { root } = work;
 		const incoming = new Map<string, Copy[]>();
 		for (const item of objects) {
 			for (const object of objectsIn(item.object)) {
@@ -183,7 +200,6 @@ export class ResourceGraph {
 		if (incoming.size > 0) root.sources.set(sourceId, new Set(incoming.keys()));
 		else root.sources.delete(sourceId);
 		root.lines.delete(sourceId);
-		return this.finish(work);
 	}
 
 	/** Adds or replaces one object of a source (a watch event); returns what changed. */

@@ -12,6 +12,7 @@ import { readFleetDump } from '../../files/fleetDump.ts';
 import { dumpEntryScheme, ReadOnlyDocuments } from '../live/readOnlyDocuments.ts';
 import type { Log } from '../log.ts';
 import { readWorkspaceSettings } from '../settings.ts';
+import { listWorkspaceArchives } from './workspaceManifests.ts';
 
 const rootPrefix = 'fleet-dump:';
 const rereadSettleMs = 300;
@@ -66,11 +67,7 @@ export class FleetDumpRoots implements vscode.Disposable {
 			this.watcher.onDidDelete((uri) => this.forget(uri));
 		}
 		try {
-			const uris = await vscode.workspace.findFiles(
-				'**/*.{tgz,tar.gz}',
-				'{**/node_modules/**,**/.git/**}',
-			);
-			for (const uri of uris.filter((found) => found.scheme === 'file')) {
+			for (const uri of await listWorkspaceArchives()) {
 				await this.read(uri, false);
 			}
 		} catch (error) {

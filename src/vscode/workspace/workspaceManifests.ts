@@ -4,8 +4,14 @@ import { workspaceReadSummary } from '../../core/text/readSummary.ts';
 import { decodeFileBytes } from '../../files/decodeFile.ts';
 import { excludeMatcher, globMatcher, type ExcludeEntry } from '../../files/glob.ts';
 import { listFolderFiles } from '../../files/listFolder.ts';
+import {
+	startManifestWorker,
+	type ManifestWorker,
+	type WorkerObject,
+	type WorkerProblem,
+} from '../../files/manifestWorkerClient.ts';
 import { readRegularFile } from '../../files/regularFile.ts';
-import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
+import type { ChangedNodes, ResourceGraph, SourceObject } from '../../core/tree/model.ts';
 import type { Log } from '../log.ts';
 import { readSearchExcludes, readWorkspaceSettings } from '../settings.ts';
 
@@ -20,6 +26,16 @@ const alwaysExcluded = ['**/node_modules/**', '**/.git/**'];
  * extension's own excludes.
  */
 function excludeEntries(folder: vscode.WorkspaceFolder, extra: readonly string[]): ExcludeEntry[] {
+	return [
+		...filesExcludeEntries(folder),
+		...[...new Set([...alwaysExcluded, ...readSearchExcludes(folder), ...extra])].map((glob) => ({
+			glob,
+		})),
+	];
+}
+
+/** files.exclude, with its `when` clauses. */
+function filesExcludeEntries(folder: vscode.WorkspaceFolder): ExcludeEntry[] {
 	const filesExclude =
 		vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude') ??
 		{};
@@ -29,18 +45,58 @@ function excludeEntries(folder: vscode.WorkspaceFolder, extra: readonly string[]
 		const when = (value as { when?: unknown } | null)?.when;
 		if (typeof when === 'string') entries.push({ glob, when });
 	}
-	const seen = new Set<string>();
-	for (const glob of [...alwaysExcluded, ...readSearchExcludes(folder), ...extra]) {
-		if (!seen.has(glob)) entries.push({ glob });
-		seen.add(glob);
-	}
 	return entries;
 }
+
+const archiveGlob = '**/*.{tgz,tar.gz}';
+
+/**
+ * The fleet dump archives (`*.tgz`, `*.tar.gz`) of the workspace's local folders, skipping node_modules, .git and
+ * files.exclude as findFiles did: listed with Node as the manifests are, not through the search service (a round
+ * trip that held back the whole first tree).
+ */
+export async function listWorkspaceArchives(): Promise<vscode.Uri[]> {
+	const listings = (vscode.workspace.workspaceFolders ?? [])
+		.filter((folder) => folder.uri.scheme === 'file')
+		.map((folder) =>
+			listFolderFiles(
+				folder.uri.fsPath,
+				globMatcher([archiveGlob]),
+				excludeMatcher([
+					...filesExcludeEntries(folder),
+					...alwaysExcluded.map((glob) => ({ glob })),
+				]),
+			),
+		);
+	const uris: vscode.Uri[] = [];
+	for (const listing of await Promise.all(listings)) {
+		for (const path of listing.files) uris.push(vscode.Uri.file(path));
+	}
+	return uris;
+}
+
+/** The objects read from one file, as the graph takes them. */
+interface FileObjects {
+	readonly sourceId: string;
+	readonly objects: readonly SourceObject[];
+}
+
+/** How long parsed files wait to go into the graph together during a full read. */
+const batchMs = 50;
+
+/** From how many files a full read parses in a worker thread (below, starting one costs more than it saves). */
+const workerFromFiles = 30;
+
+/** A file's objects and the parser's problems (zero-based lines), or why it gave none. */
+type ParsedFile =
+	| { readonly skipped: string }
+	| { readonly failed: string }
+	| { readonly objects: readonly WorkerObject[]; readonly problems: readonly WorkerProblem[] };
 
 /** A file's bytes, or why it was not read. */
 type FileRead = { readonly bytes: Uint8Array } | { readonly skipped: string };
 
-function overLimit(size: number): FileRead {
+function overLimit(size: number): { readonly skipped: string } {
 	return {
 		skipped: `${Math.round(size / 1024)} KiB is over kubeStatusLens.workspace.maxFileSizeKB`,
 	};
@@ -75,8 +131,13 @@ export class WorkspaceManifests implements vscode.Disposable {
 	private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
 	private rescanTimer: ReturnType<typeof setTimeout> | undefined;
 	private started: Promise<void> | undefined;
-	/** Where the last scan spent its time, in ms (logged, and read by the benchmark). */
+	/**
+	 * Where the last scan spent its time, in ms (logged, and read by the benchmark): `io` is the wait for a file's
+	 * objects (read, and parsed when a worker thread parsed it), `parse` what this thread parsed itself.
+	 */
 	readonly timings = { list: 0, io: 0, parse: 0, graph: 0, readPhase: 0 };
+	/** How many files of the last scan a worker thread parsed. */
+	parsedInWorker = 0;
 	/** Objects summed over the files of the running scan (an object in two files counts twice). */
 	private objectsRead = 0;
 
@@ -198,6 +259,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 					const uris = await this.listFiles();
 					this.timings.list = Date.now() - mark;
 					this.timings.io = this.timings.parse = this.timings.graph = 0;
+					this.parsedInWorker = 0;
 					this.objectsRead = 0;
 					mark = Date.now();
 					const current = new Set(uris.map((uri) => uri.toString()));
@@ -239,16 +301,41 @@ export class WorkspaceManifests implements vscode.Disposable {
 						}
 						return limit;
 					};
+					// What has been parsed goes into the graph together, one update (and one refresh of everything that
+					// follows the graph) per batch: the first file at once, so the roots and first groups show early, then
+					// whatever was parsed in the last 50 ms.
+					let batch: FileObjects[] = [];
+					let appliedAt = 0;
+					const apply = (): void => {
+						if (batch.length === 0) return;
+						const applying = batch;
+						batch = [];
+						appliedAt = Date.now();
+						this.apply(applying);
+					};
+					const parser =
+						toRead.length >= workerFromFiles && typeof __dirname === 'string'
+							? startManifestWorker(__dirname)
+							: undefined;
 					const worker = async (): Promise<void> => {
 						while (next < toRead.length) {
-							const uri = toRead[next++];
+							const index = next++;
+							const uri = toRead[index];
 							if (!uri) break;
-							await this.read(uri, limitOf(uri));
+							// The first file is parsed here while the worker loads: it puts the roots and first groups up.
+							const loaded = await this.load(uri, limitOf(uri), index === 0 ? undefined : parser);
+							if (loaded) batch.push(loaded);
 							done++;
+							if (appliedAt === 0 || Date.now() - appliedAt >= batchMs) apply();
 							reportProgress();
 						}
 					};
-					await Promise.all(Array.from({ length: Math.min(8, toRead.length) }, worker));
+					try {
+						await Promise.all(Array.from({ length: Math.min(8, toRead.length) }, worker));
+					} finally {
+						parser?.dispose();
+					}
+					apply();
 					// The reads' own times overlap each other and the others' parsing: this is the phase's wall time.
 					this.timings.readPhase = Date.now() - mark;
 					this.log.info(
@@ -257,7 +344,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 							objectsInFiles: this.objectsRead,
 							distinctObjects: this.graph.objectCount(workspaceRootId),
 							elapsedMs: Date.now() - started,
-						})} (Listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms.)`,
+						})} (Listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms; ${this.parsedInWorker} file(s) parsed in a worker thread.)`,
 					);
 				},
 			),
@@ -293,56 +380,108 @@ export class WorkspaceManifests implements vscode.Disposable {
 		uri: vscode.Uri,
 		maxFileBytes = readWorkspaceSettings(vscode.workspace.getWorkspaceFolder(uri)).maxFileBytes,
 	): Promise<void> {
+		const loaded = await this.load(uri, maxFileBytes);
+		if (loaded) this.apply([loaded]);
+	}
+
+	/**
+	 * Reads and parses one file; undefined when it holds no object (what it cannot read is logged, never thrown, and
+	 * what the file gave before is dropped).
+	 */
+	private async load(
+		uri: vscode.Uri,
+		maxFileBytes: number,
+		worker?: ManifestWorker,
+	): Promise<FileObjects | undefined> {
 		const key = uri.toString();
 		const label = vscode.workspace.asRelativePath(
 			uri,
 			(vscode.workspace.workspaceFolders?.length ?? 0) > 1,
 		);
-		let text: string;
+		const read = await this.readAndParse(uri, maxFileBytes, worker);
+		if ('skipped' in read) {
+			this.log.warn(`Skipped ${label}: ${read.skipped}.`);
+			this.drop(key);
+			return undefined;
+		}
+		if ('failed' in read) {
+			this.log.warn(`Could not read ${label}: ${read.failed}`);
+			this.drop(key);
+			return undefined;
+		}
+		for (const problem of read.problems) {
+			this.log.warn(
+				`${label}:${problem.line + 1}: ${problem.message} (the rest of the file is still read)`,
+			);
+		}
+		if (read.objects.length === 0) {
+			if (read.problems.length === 0) this.log.info(`Skipped ${label}: no Kubernetes objects.`);
+			this.drop(key);
+			return undefined;
+		}
+		this.log.info(`Read ${label}: ${read.objects.length} object(s).`);
+		this.objectsRead += read.objects.length;
+		return {
+			sourceId: key,
+			objects: read.objects.map((entry) => ({ object: entry.object, line: entry.line, label })),
+		};
+	}
+
+	/** A file's objects, through the worker when there is one and the file is local, else on this thread. */
+	private async readAndParse(
+		uri: vscode.Uri,
+		maxFileBytes: number,
+		worker: ManifestWorker | undefined,
+	): Promise<ParsedFile> {
 		let mark = Date.now();
+		if (worker && uri.scheme === 'file') {
+			const read = await worker.read(uri.fsPath, maxFileBytes, uri.path);
+			// No answer: the worker failed, and this thread reads the file itself.
+			if (read) {
+				this.timings.io += Date.now() - mark;
+				if ('objects' in read) this.parsedInWorker++;
+				if ('notRegular' in read) return { skipped: `${read.notRegular}, not a regular file` };
+				if ('tooLarge' in read) return overLimit(read.tooLarge);
+				if ('decodeError' in read) return { skipped: read.decodeError };
+				if ('text' in read) return this.parse(read.text, uri);
+				return read;
+			}
+			mark = Date.now();
+		}
+		let text: string;
 		try {
 			const read = await readManifestFile(uri, maxFileBytes);
 			const decoded = 'bytes' in read ? decodeFileBytes(read.bytes) : { error: read.skipped };
-			if ('error' in decoded) {
-				this.log.warn(`Skipped ${label}: ${decoded.error}.`);
-				this.drop(key);
-				return;
-			}
+			if ('error' in decoded) return { skipped: decoded.error };
 			text = decoded.text;
 		} catch (error) {
-			this.log.warn(
-				`Could not read ${label}: ${error instanceof Error ? error.message : String(error)}`,
-			);
-			this.drop(key);
-			return;
+			return { failed: error instanceof Error ? error.message : String(error) };
 		}
 		this.timings.io += Date.now() - mark;
-		mark = Date.now();
+		return this.parse(text, uri);
+	}
+
+	private parse(text: string, uri: vscode.Uri): ParsedFile {
+		const mark = Date.now();
 		const parsed = parseManifests(text, { fileName: uri.path });
 		this.timings.parse += Date.now() - mark;
-		for (const problem of parsed.problems) {
-			this.log.warn(
-				`${label}:${problem.range.start.line + 1}: ${problem.message} (the rest of the file is still read)`,
-			);
-		}
-		if (parsed.objects.length === 0) {
-			if (parsed.problems.length === 0) this.log.info(`Skipped ${label}: no Kubernetes objects.`);
-			this.drop(key);
-			return;
-		}
-		this.known.add(key);
-		this.log.info(`Read ${label}: ${parsed.objects.length} object(s).`);
-		this.objectsRead += parsed.objects.length;
-		mark = Date.now();
-		const changes = this.graph.setSourceObjects(
-			workspaceRootId,
-			key,
-			parsed.objects.map((entry) => ({
+		return {
+			objects: parsed.objects.map((entry) => ({
 				object: entry.object,
 				line: entry.range.start.line,
-				label,
 			})),
-		);
+			problems: parsed.problems.map((problem) => ({
+				line: problem.range.start.line,
+				message: problem.message,
+			})),
+		};
+	}
+
+	/** Puts read files into the graph, in one update. */
+	private apply(files: readonly FileObjects[]): void {
+		for (const file of files) this.known.add(file.sourceId);
+		const mark = Date.now();
+		const changes = this.graph.setSourcesObjects(workspaceRootId, files);
 		this.timings.graph += Date.now() - mark;
 		this.onChanged(changes);
 	}
