@@ -35,6 +35,17 @@ export async function runLiveStories(page, { out }) {
 		},
 	);
 	await story(
+		'a user opens a BundleDeployment and reads where what it applied is, and why it is not read from here',
+		async () => {
+			await tree.expand('prod-eu-1');
+			await tree.waitForRow('not read here');
+			await tree.hover('not read here', 'no open context is named');
+			await shot('live-applied-resources.png');
+			await page.mouse.move(700, 700);
+			await tree.collapse('prod-eu-1');
+		},
+	);
+	await story(
 		'a user opens a WDS workload and sees the WorkStatus of each WEC under it',
 		async () => {
 			await tree.collapse('fleet-mgmt');
@@ -69,7 +80,53 @@ export async function runLiveStories(page, { out }) {
 			await shot('live-action-done.png');
 		},
 	);
+	await story(
+		'a user opens a Kustomization and reads the live state of each object it applied',
+		async () => {
+			await page.keyboard.press('Escape');
+			await tree.expand(/apps\s*Ready/);
+			await tree.waitForRow('(live)');
+			await tree.hover('HelmRelease apps/podinfo', 'read at');
+			await shot('live-inventory.png');
+			await page.mouse.move(700, 700);
+		},
+	);
+	await liveMatrixStories(page, { story, shot, palette });
 	return failures() === 0 ? 0 : 1;
+}
+
+/** The rollout matrix on the live demo: the KubeStellar workload by WEC, and a roll-ups-only Fleet context. */
+async function liveMatrixStories(page, { story, shot, palette }) {
+	const openMatrix = async (root, system) => {
+		await palette.run('View: Close All Editor Groups');
+		await palette.run('Kube Status Lens: Show Rollout Matrix');
+		const choice = page
+			.locator('.quick-input-list .monaco-list-row', { hasText: root })
+			.filter({ hasText: system })
+			.first();
+		await choice.waitFor({ timeout: 10_000 });
+		await choice.click();
+		return page.frameLocator('iframe.webview').frameLocator('iframe');
+	};
+	await story(
+		'a user opens the KubeStellar matrix of the WDS and reads the WorkStatus of each WEC',
+		async () => {
+			const matrix = await openMatrix('kubestellar-wds', 'KubeStellar workloads');
+			await matrix.locator('.cell:not(.empty)').first().waitFor({ timeout: 30_000 });
+			await page.mouse.move(900, 600);
+			await shot('live-matrix-kubestellar.png');
+		},
+	);
+	await story(
+		'a user opens the Fleet matrix of a roll-ups-only context and reads what it knows and why cells are missing',
+		async () => {
+			const matrix = await openMatrix('fleet-mgmt', 'Fleet rollout');
+			await matrix.locator('#notice', { hasText: 'roll-ups' }).waitFor({ timeout: 30_000 });
+			await page.mouse.move(900, 600);
+			await shot('live-matrix-rollups.png');
+			await palette.run('View: Close All Editor Groups');
+		},
+	);
 }
 
 /** The workbench with a wider side bar, and the story and screenshot helpers. */
@@ -241,6 +298,34 @@ export async function runStories(page, { out }) {
 				.first();
 			await readFrom.scrollIntoViewIfNeeded({ timeout: 30_000 });
 			await shot('explain-read-from.png');
+		},
+	);
+
+	await story(
+		'a user clicks a step of the Explain chain and the object opens in the tree and in Explain',
+		async () => {
+			const preview = page.frameLocator('iframe.webview').frameLocator('iframe');
+			const step = preview.locator('ol li a').nth(1);
+			await step.scrollIntoViewIfNeeded({ timeout: 30_000 });
+			await step.click();
+			await preview.locator('h1', { hasText: 'Bundle' }).first().waitFor({ timeout: 30_000 });
+			await page.locator('.sidebar .monaco-list-row.selected').first().waitFor({ timeout: 10_000 });
+			await shot('explain-step.png');
+		},
+	);
+
+	await story(
+		'a user opens a BundleDeployment, sees what it applied and opens the patch Fleet recorded for a modified one',
+		async () => {
+			await page.keyboard.press('Escape');
+			await tree.expand('GitRepos');
+			await tree.expand(/^\s*shop(?!-)/);
+			await tree.expand(/^\s*shop-frontend/);
+			await tree.expand(/^\s*staging-1/);
+			await tree.waitForRow('frontend-config');
+			await tree.contextMenu('frontend-config', 'Show Recorded Patch');
+			await editors.waitForTab('recorded patch');
+			await shot('applied-resources.png');
 		},
 	);
 

@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
 	else if (process.env.KSL_SUITE === 'live') {
 		await import('./suite/live.test.ts');
 		await import('./suite/appliedRowsLive.test.ts');
+		await import('./suite/matrixLive.test.ts');
 	} else {
 		await import('./suite/activation.test.ts');
 		await import('./suite/tree.test.ts');

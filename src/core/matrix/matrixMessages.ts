@@ -16,6 +16,8 @@ export interface WireRow {
 	readonly heading: boolean;
 	readonly summary: string;
 	readonly badness: number;
+	/** Known from its status summary only: an empty cell is a cluster not named, not one where nothing is deployed. */
+	readonly fromSummary: boolean;
 }
 
 export interface WireColumn {
@@ -40,6 +42,19 @@ export interface WireStyle {
  */
 export type WireCell = readonly [number, number, number, number, readonly number[]];
 
+/**
+ * Every cell of the grid as one number, row by row (index row * columns + column): 0 where nothing is deployed, else
+ * text * base + style + 1, with base the number of styles + 1. `notReady` lists `[cell, ...texts]` for the few
+ * cells with resources not ready. 200,000 cells are one array of small numbers rather than 200,000 tuples.
+ */
+export interface WireGrid {
+	readonly styles: readonly WireStyle[];
+	readonly texts: readonly string[];
+	readonly base: number;
+	readonly codes: readonly number[];
+	readonly notReady: readonly (readonly number[])[];
+}
+
 /** Cells with the tables their indexes point into. */
 export interface WireCells {
 	readonly styles: readonly WireStyle[];
@@ -52,15 +67,19 @@ export type ToPanel =
 	| {
 			readonly type: 'matrix';
 			readonly title: string;
+			/** Said above the grid when cells are missing or come from roll-ups; "" when all is there. */
+			readonly notice: string;
 			readonly rows: readonly WireRow[];
 			readonly columns: readonly WireColumn[];
-			readonly cells: WireCells;
+			readonly grid: WireGrid;
 	  }
 	| {
 			readonly type: 'cells';
 			readonly cells: WireCells;
 			readonly rowSummaries: readonly string[];
 			readonly columnSummaries: readonly string[];
+			readonly rowBadness: readonly number[];
+			readonly columnBadness: readonly number[];
 	  }
 	| { readonly type: 'move'; readonly key: string }
 	/** Opened from a tree item: show its row (-1: none) and filter the columns (a ClusterGroup's name). */
@@ -135,13 +154,42 @@ function isWireCells(value: unknown): value is WireCells {
 	);
 }
 
+/** A grid of `size` cells whose every code and line points into its tables. */
+function isWireGrid(value: unknown, size: number): value is WireGrid {
+	if (!isRecord(value)) return false;
+	const { styles, texts, base, codes, notReady } = value;
+	if (!Array.isArray(styles) || !styles.every(isWireStyle) || !isTextList(texts)) return false;
+	if (base !== styles.length + 1 || !Array.isArray(codes) || codes.length !== size) return false;
+	const limit = texts.length * base;
+	for (const code of codes as unknown[]) {
+		if (!isIndex(code) || code >= limit) return false;
+	}
+	return (
+		Array.isArray(notReady) &&
+		notReady.every(
+			(entry: unknown) =>
+				isIndexList(entry) &&
+				entry.length >= 1 &&
+				(entry[0] ?? size) < size &&
+				entry.every((index, at) => at === 0 || index < texts.length),
+		)
+	);
+}
+
+function isNumberList(value: unknown): value is readonly number[] {
+	return (
+		Array.isArray(value) && value.every((item) => typeof item === 'number' && Number.isFinite(item))
+	);
+}
+
 function isWireRow(value: unknown): value is WireRow {
 	return (
 		isRecord(value) &&
 		isText(value.label) &&
 		typeof value.heading === 'boolean' &&
 		isText(value.summary) &&
-		typeof value.badness === 'number'
+		typeof value.badness === 'number' &&
+		typeof value.fromSummary === 'boolean'
 	);
 }
 
@@ -161,18 +209,20 @@ function isWireColumn(value: unknown): value is WireColumn {
 export function toPanelMessage(value: unknown): ToPanel | undefined {
 	if (!isRecord(value)) return undefined;
 	if (value.type === 'matrix') {
-		const { title, rows, columns, cells } = value;
-		if (!isText(title) || !Array.isArray(rows) || !Array.isArray(columns)) return undefined;
-		if (!rows.every(isWireRow) || !columns.every(isWireColumn) || !isWireCells(cells)) {
+		const { title, notice, rows, columns, grid } = value;
+		if (!isText(title) || !isText(notice) || !Array.isArray(rows) || !Array.isArray(columns)) {
 			return undefined;
 		}
-		return { type: 'matrix', title, rows, columns, cells };
+		if (!rows.every(isWireRow) || !columns.every(isWireColumn)) return undefined;
+		if (!isWireGrid(grid, rows.length * columns.length)) return undefined;
+		return { type: 'matrix', title, notice, rows, columns, grid };
 	}
 	if (value.type === 'cells') {
-		const { cells, rowSummaries, columnSummaries } = value;
+		const { cells, rowSummaries, columnSummaries, rowBadness, columnBadness } = value;
 		if (!isWireCells(cells)) return undefined;
 		if (!isTextList(rowSummaries) || !isTextList(columnSummaries)) return undefined;
-		return { type: 'cells', cells, rowSummaries, columnSummaries };
+		if (!isNumberList(rowBadness) || !isNumberList(columnBadness)) return undefined;
+		return { type: 'cells', cells, rowSummaries, columnSummaries, rowBadness, columnBadness };
 	}
 	if (value.type === 'move' && isText(value.key)) return { type: 'move', key: value.key };
 	if (value.type === 'focus' && Number.isInteger(value.row) && isText(value.filter)) {

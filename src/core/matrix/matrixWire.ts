@@ -1,104 +1,103 @@
-// The rollout matrix as the panel receives it: rows and columns by index, cells as short tuples, and what changed
-// between two builds (the cells, and every summary) so an update sends a few cells rather than the whole grid.
-import type { WireCell, WireCells, WireColumn, WireRow, WireStyle } from './matrixMessages.ts';
-import { summariesOf, type MatrixCell, type RolloutMatrix } from './rolloutMatrix.ts';
-import { toneRank } from '../status/result.ts';
+// The rollout matrix as the panel receives it: rows and columns by index, every cell as one number of a flat array
+// (its style and message, indexes into tables sent once), and what changed between two builds (the cells, and every
+// summary) so an update sends a few cells rather than the whole grid.
+import type {
+	WireCells,
+	WireCell,
+	WireColumn,
+	WireGrid,
+	WireRow,
+	WireStyle,
+} from './matrixMessages.ts';
+import { summariesOf, type MatrixTables, type RolloutMatrix } from './rolloutMatrix.ts';
 
 /** The whole matrix for the panel. */
 export interface WireMatrix {
+	readonly notice: string;
 	readonly rows: readonly WireRow[];
 	readonly columns: readonly WireColumn[];
-	readonly cells: WireCells;
+	readonly grid: WireGrid;
 }
 
-/** Collects cells with their styles and texts, each table entry once. */
-class CellWriter {
-	private readonly styles: WireStyle[] = [];
-	private readonly texts: string[] = [];
-	private readonly styleIndex = new Map<string, number>();
-	private readonly textIndex = new Map<string, number>();
-	private readonly cells: WireCell[] = [];
+/** Copies the styles and texts a message uses out of the matrix's tables, each once. */
+class TableWriter {
+	readonly styles: WireStyle[] = [];
+	readonly texts: string[] = [];
+	private readonly styleAt: Int32Array;
+	private readonly textAt: Int32Array;
+	private readonly tables: MatrixTables;
 
-	private text(value: string): number {
-		let index = this.textIndex.get(value);
-		if (index === undefined) {
-			index = this.texts.length;
-			this.texts.push(value);
-			this.textIndex.set(value, index);
+	constructor(tables: MatrixTables) {
+		this.tables = tables;
+		this.styleAt = new Int32Array(tables.styles.length).fill(-1);
+		this.textAt = new Int32Array(tables.texts.length).fill(-1);
+	}
+
+	style(index: number): number {
+		let at = this.styleAt[index] ?? -1;
+		if (at < 0) {
+			at = this.styles.length;
+			const style = this.tables.styles[index];
+			const { state, abbreviation, tone } = style ?? {
+				state: '',
+				abbreviation: '',
+				tone: 'unknown',
+			};
+			this.styles.push({ state, abbreviation, tone });
+			this.styleAt[index] = at;
 		}
-		return index;
+		return at;
 	}
 
-	private style(cell: MatrixCell): number {
-		const key = `${cell.tone}\u0000${cell.abbreviation}\u0000${cell.state}`;
-		let index = this.styleIndex.get(key);
-		if (index === undefined) {
-			index = this.styles.length;
-			this.styles.push({ state: cell.state, abbreviation: cell.abbreviation, tone: cell.tone });
-			this.styleIndex.set(key, index);
+	text(index: number): number {
+		let at = this.textAt[index] ?? -1;
+		if (at < 0) {
+			at = this.texts.length;
+			this.texts.push(this.tables.texts[index] ?? '');
+			this.textAt[index] = at;
 		}
-		return index;
-	}
-
-	add(row: number, column: number, cell: MatrixCell): void {
-		this.cells.push([
-			row,
-			column,
-			this.style(cell),
-			this.text(cell.message),
-			cell.notReady.map((line) => this.text(line)),
-		]);
-	}
-
-	remove(row: number, column: number): void {
-		this.cells.push([row, column, -1, this.text(''), []]);
-	}
-
-	get count(): number {
-		return this.cells.length;
-	}
-
-	done(): WireCells {
-		return { styles: this.styles, texts: this.texts, cells: this.cells };
+		return at;
 	}
 }
 
-/** How bad a tone is for sorting by problems: one error outweighs any number of warnings in practice. */
-function badnessOf(cell: MatrixCell): number {
-	return 10 ** toneRank(cell.tone) - 1;
-}
-
-/** The matrix as indexes and tuples. */
+/** The matrix as indexes and one number per cell. */
 export function wireMatrixOf(matrix: RolloutMatrix): WireMatrix {
 	const summaries = summariesOf(matrix);
-	const columnIndex = new Map<string, number>();
-	matrix.columns.forEach((column, index) => columnIndex.set(column.id, index));
-	const columnBadness = new Float64Array(matrix.columns.length);
-	const cells = new CellWriter();
-	const rows = matrix.rows.map((row, rowIndex): WireRow => {
-		let badness = 0;
-		for (const [columnId, cell] of matrix.cells.get(row.id) ?? []) {
-			const column = columnIndex.get(columnId);
-			if (column === undefined) continue;
-			cells.add(rowIndex, column, cell);
-			badness += badnessOf(cell);
-			columnBadness[column] = (columnBadness[column] ?? 0) + badnessOf(cell);
-		}
-		return {
-			label: row.label,
-			heading: row.heading,
-			summary: summaries.rows.get(row.id) ?? '',
-			badness,
-		};
-	});
+	const tables = new TableWriter(matrix.tables);
+	// Styles first, so the codes' base is known before the first code is written.
+	for (const style of matrix.cellStyles) if (style >= 0) tables.style(style);
+	const base = tables.styles.length + 1;
+	const size = matrix.cellStyles.length;
+	const codes = new Array<number>(size);
+	for (let cell = 0; cell < size; cell++) {
+		const style = matrix.cellStyles[cell] ?? -1;
+		codes[cell] =
+			style < 0 ? 0 : tables.text(matrix.cellTexts[cell] ?? 0) * base + tables.style(style) + 1;
+	}
+	const notReady: number[][] = [];
+	for (const [cell, lines] of matrix.cellNotReady) {
+		notReady.push([cell, ...lines.map((line) => tables.text(line))]);
+	}
+	const rows = matrix.rows.map((row, index): WireRow => ({
+		label: row.label,
+		heading: row.heading,
+		summary: summaries.rows[index] ?? '',
+		badness: summaries.rowBadness[index] ?? 0,
+		fromSummary: matrix.rowCounts.has(index),
+	}));
 	const columns = matrix.columns.map((column, index): WireColumn => ({
 		label: column.label,
 		group: column.group,
 		labels: column.labels,
-		summary: summaries.columns.get(column.id) ?? '',
-		badness: columnBadness[index] ?? 0,
+		summary: summaries.columns[index] ?? '',
+		badness: summaries.columnBadness[index] ?? 0,
 	}));
-	return { rows, columns, cells: cells.done() };
+	return {
+		notice: matrix.notice,
+		rows,
+		columns,
+		grid: { styles: tables.styles, texts: tables.texts, base, codes, notReady },
+	};
 }
 
 /** Whether two builds have the same rows and columns in the same order (so an update can send cells only). */
@@ -106,6 +105,7 @@ export function sameShape(before: RolloutMatrix, after: RolloutMatrix): boolean 
 	if (before.rows.length !== after.rows.length || before.columns.length !== after.columns.length) {
 		return false;
 	}
+	if (before.notice !== after.notice || before.tables !== after.tables) return false;
 	for (let index = 0; index < before.rows.length; index++) {
 		const a = before.rows[index];
 		const b = after.rows[index];
@@ -119,38 +119,63 @@ export function sameShape(before: RolloutMatrix, after: RolloutMatrix): boolean 
 	return true;
 }
 
-function sameCell(a: MatrixCell, b: MatrixCell): boolean {
-	return (
-		a === b ||
-		(a.state === b.state &&
-			a.tone === b.tone &&
-			a.message === b.message &&
-			a.notReady.length === b.notReady.length &&
-			a.notReady.every((line, index) => line === b.notReady[index]))
-	);
+function sameLines(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+	if (a === b) return true;
+	if (!a || !b || a.length !== b.length) return false;
+	return a.every((line, index) => line === b[index]);
 }
 
-/** The cells that differ between two builds of the same shape (style -1 for a cell that is gone); undefined when none. */
+/**
+ * The cells that differ between two builds of the same shape (style -1 for a cell that is gone); undefined when none.
+ * The builds share their tables, so equal indexes are equal cells.
+ */
 export function changedCells(before: RolloutMatrix, after: RolloutMatrix): WireCells | undefined {
-	const columnIndex = new Map<string, number>();
-	after.columns.forEach((column, index) => columnIndex.set(column.id, index));
-	const changed = new CellWriter();
-	after.rows.forEach((row, rowIndex) => {
-		const old = before.cells.get(row.id);
-		const now = after.cells.get(row.id);
-		if (old === now) return;
-		for (const [columnId, cell] of now ?? []) {
-			const previous = old?.get(columnId);
-			const column = columnIndex.get(columnId);
-			if (column === undefined || (previous && sameCell(previous, cell))) continue;
-			changed.add(rowIndex, column, cell);
-		}
-		for (const columnId of old?.keys() ?? []) {
-			const column = columnIndex.get(columnId);
-			if (column !== undefined && !now?.has(columnId)) {
-				changed.remove(rowIndex, column);
+	if (before === after) return undefined;
+	const width = after.columns.length;
+	const tables = new TableWriter(after.tables);
+	const cells: WireCell[] = [];
+	const add = (cell: number): void => {
+		const style = after.cellStyles[cell] ?? -1;
+		const row = Math.floor(cell / width);
+		const column = cell - row * width;
+		const lines = after.cellNotReady.get(cell) ?? [];
+		cells.push(
+			style < 0
+				? [row, column, -1, tables.text(0), []]
+				: [
+						row,
+						column,
+						tables.style(style),
+						tables.text(after.cellTexts[cell] ?? 0),
+						lines.map((line) => tables.text(line)),
+					],
+		);
+	};
+	if (after.patched?.base === before.read) {
+		// A patch of `before`: only the cells it replaced can differ.
+		for (const cell of [...new Set(after.patched.cells)].sort((a, b) => a - b)) {
+			if (
+				after.cellStyles[cell] !== before.cellStyles[cell] ||
+				after.cellTexts[cell] !== before.cellTexts[cell] ||
+				!sameLines(after.cellNotReady.get(cell), before.cellNotReady.get(cell))
+			) {
+				add(cell);
 			}
 		}
-	});
-	return changed.count === 0 ? undefined : changed.done();
+		return cells.length === 0 ? undefined : { styles: tables.styles, texts: tables.texts, cells };
+	}
+	// The loop over every cell reads two arrays; the few cells with lines of resources are compared apart.
+	const { cellStyles, cellTexts } = after;
+	const { cellStyles: stylesBefore, cellTexts: textsBefore } = before;
+	const withLines = new Set([...before.cellNotReady.keys(), ...after.cellNotReady.keys()]);
+	for (let cell = 0; cell < cellStyles.length; cell++) {
+		if (cellStyles[cell] !== stylesBefore[cell] || cellTexts[cell] !== textsBefore[cell]) {
+			add(cell);
+			withLines.delete(cell);
+		}
+	}
+	for (const cell of [...withLines].sort((a, b) => a - b)) {
+		if (!sameLines(after.cellNotReady.get(cell), before.cellNotReady.get(cell))) add(cell);
+	}
+	return cells.length === 0 ? undefined : { styles: tables.styles, texts: tables.texts, cells };
 }

@@ -69,7 +69,7 @@ function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undef
 	return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-function toneOfState(state: string): Tone {
+export function toneOfState(state: string): Tone {
 	return Object.hasOwn(fleetStateTones, state)
 		? fleetStateTones[state as FleetObjectState]
 		: 'unknown';

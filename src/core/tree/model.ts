@@ -30,7 +30,7 @@ import {
 import { hasStatus, objectKeyOf } from './linking.ts';
 import { listedChildren, listedRows } from './listing.ts';
 import { buildNode } from './presentation.ts';
-import type { Tone } from '../status/result.ts';
+import type { StatusResult, Tone } from '../status/result.ts';
 import type { RootOrigin, RootState, TreeNode } from './treeNode.ts';
 import {
 	expandChanges,
@@ -388,6 +388,19 @@ export class ResourceGraph {
 	objectsOf(rootId: string): Readonly<Record<string, unknown>>[] {
 		const entries = this.rootsById.get(rootId)?.entries;
 		return entries ? [...entries.values()].map((entry) => entry.object) : [];
+	}
+
+	/**
+	 * Every object of a root (the winning copy of each) with the engine's result for it, computed once when the object
+	 * arrived: the rollout matrix reads its cells here rather than computing 200,000 statuses again.
+	 */
+	forEachObjectStatus(
+		rootId: string,
+		visit: (object: Readonly<Record<string, unknown>>, status: StatusResult) => void,
+	): void {
+		for (const entry of this.rootsById.get(rootId)?.entries.values() ?? []) {
+			visit(entry.object, entry.base);
+		}
 	}
 
 	// -- Roots and work -----------------------------------------------------------------------------------------

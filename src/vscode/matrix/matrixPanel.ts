@@ -9,9 +9,10 @@ import {
 } from '../../core/matrix/matrixMessages.ts';
 import {
 	buildRolloutMatrix,
+	cellAt,
 	matrixSystemsOf,
 	summariesOf,
-	type MatrixCell,
+	type MatrixSource,
 	type MatrixSystem,
 	type RolloutMatrix,
 } from '../../core/matrix/rolloutMatrix.ts';
@@ -77,6 +78,8 @@ h1 { font-size: 1.1em; margin: 0; font-weight: 600; }
 label { display: inline-flex; gap: 4px; align-items: center; }
 input, select { color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); font: inherit; padding: 2px 4px; }
 #status { margin: 0; color: var(--vscode-descriptionForeground); }
+#notice { margin: 0 0 6px; padding: 4px 8px; border-left: 3px solid var(--vscode-editorInfo-foreground, var(--vscode-focusBorder)); background: var(--vscode-textBlockQuote-background, transparent); }
+#notice:empty { display: none; }
 #grid { position: relative; overflow: auto; flex: 1 1 auto; min-height: 0; outline: none; }
 #grid:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 #spacer { position: absolute; top: 0; left: 0; }
@@ -112,6 +115,7 @@ body.vscode-high-contrast .tone-error, body.vscode-high-contrast .tone-warning {
 <label>Rows <select id="row-sort"><option value="name">by name</option><option value="problems">problems first</option></select></label>
 <p id="status" role="status"></p>
 </header>
+<p id="notice" role="status"></p>
 <div id="grid" role="grid" tabindex="0" aria-label="Rollout matrix: arrow keys move, Enter explains, Space reveals in the tree"><div id="spacer"></div><div id="layer"></div></div>
 <script nonce="${once}" src="${webview.asWebviewUri(script).toString()}"></script>
 </body>
@@ -187,36 +191,38 @@ class OpenMatrix implements MatrixPanelHandle {
 		return `${systemTitles[this.system]} — ${root?.label ?? this.rootId}`;
 	}
 
+	private readonly source: MatrixSource = (visit) =>
+		this.graph.forEachObjectStatus(this.rootId, visit);
+
 	/** Sends the whole matrix (the page asked, or rows or columns changed). */
 	sendAll(): void {
-		this.matrix = buildRolloutMatrix(this.system, this.graph.objectsOf(this.rootId));
-		const wire = wireMatrixOf(this.matrix);
-		void this.send({ type: 'matrix', title: this.title(), ...wire });
+		this.matrix = buildRolloutMatrix(this.system, this.source, this.matrix);
+		this.sendMatrix(this.matrix);
+	}
+
+	private sendMatrix(matrix: RolloutMatrix): void {
+		void this.send({ type: 'matrix', title: this.title(), ...wireMatrixOf(matrix) });
 	}
 
 	/** Rebuilds and sends what changed. */
 	update(): void {
 		const before = this.matrix;
 		if (!before) return this.sendAll();
-		const after = buildRolloutMatrix(this.system, this.graph.objectsOf(this.rootId), before);
-		if (!sameShape(before, after)) return this.sendAll();
-		const cells = changedCells(before, after);
+		const after = buildRolloutMatrix(this.system, this.source, before);
+		if (after === before) return;
 		this.matrix = after;
+		if (!sameShape(before, after)) return this.sendMatrix(after);
+		const cells = changedCells(before, after);
 		if (!cells) return;
 		const summaries = summariesOf(after);
 		void this.send({
 			type: 'cells',
 			cells,
-			rowSummaries: after.rows.map((row) => summaries.rows.get(row.id) ?? ''),
-			columnSummaries: after.columns.map((column) => summaries.columns.get(column.id) ?? ''),
+			rowSummaries: summaries.rows,
+			columnSummaries: summaries.columns,
+			rowBadness: summaries.rowBadness,
+			columnBadness: summaries.columnBadness,
 		});
-	}
-
-	private cellAt(row: number, column: number): MatrixCell | undefined {
-		const rowId = this.matrix?.rows[row]?.id;
-		const columnId = this.matrix?.columns[column]?.id;
-		if (rowId === undefined || columnId === undefined) return undefined;
-		return this.matrix?.cells.get(rowId)?.get(columnId);
 	}
 
 	private receive(value: unknown): void {
@@ -228,7 +234,7 @@ class OpenMatrix implements MatrixPanelHandle {
 			this.focus = undefined;
 			if (focus) this.showFocus(focus);
 		} else if (message.type === 'reveal' || message.type === 'explain') {
-			const cell = this.cellAt(message.row, message.column);
+			const cell = this.matrix && cellAt(this.matrix, message.row, message.column);
 			const nodeId = cell
 				? this.graph.findNodesForObject(this.rootId, objectKeyOf(cell.object))[0]
 				: undefined;
@@ -301,12 +307,12 @@ export function registerRolloutMatrix(
 	): Promise<{ rootId: string; system: MatrixSystem; focus?: MatrixFocus } | undefined> => {
 		const node = typeof nodeId === 'string' ? graph.node(nodeId) : undefined;
 		if (node) {
-			const systems = matrixSystemsOf(graph.objectsOf(node.rootId));
+			const systems = matrixSystemsOf((visit) => graph.forEachObjectStatus(node.rootId, visit));
 			const asked = node.contextFlags.system;
 			const system = systems.find((candidate) => candidate === asked) ?? systems[0];
 			if (!system) {
 				void vscode.window.showInformationMessage(
-					'This root holds no Fleet BundleDeployments and no KubeStellar WorkStatuses to show in a matrix.',
+					'This root holds no Fleet GitRepos, Bundles or BundleDeployments and no KubeStellar WorkStatuses to show in a matrix.',
 				);
 				return undefined;
 			}
@@ -323,7 +329,8 @@ export function registerRolloutMatrix(
 		}
 		const choices: (vscode.QuickPickItem & { rootId: string; system: MatrixSystem })[] = [];
 		for (const root of graph.roots()) {
-			for (const system of matrixSystemsOf(graph.objectsOf(root.rootId))) {
+			const source: MatrixSource = (visit) => graph.forEachObjectStatus(root.rootId, visit);
+			for (const system of matrixSystemsOf(source)) {
 				choices.push({
 					label: systemTitles[system],
 					description: root.label,
@@ -334,7 +341,7 @@ export function registerRolloutMatrix(
 		}
 		if (choices.length === 0) {
 			void vscode.window.showInformationMessage(
-				'No root holds Fleet BundleDeployments or KubeStellar WorkStatuses to show in a matrix.',
+				'No root holds Fleet GitRepos, Bundles or BundleDeployments or KubeStellar WorkStatuses to show in a matrix.',
 			);
 			return undefined;
 		}

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FromPanel } from '../../../src/core/matrix/matrixMessages.ts';
+import { cellAt, type MatrixCell } from '../../../src/core/matrix/rolloutMatrix.ts';
 import type { MatrixPanelHandle } from '../../../src/vscode/matrix/matrixPanel.ts';
 import { objectKeyOf } from '../../../src/core/tree/linking.ts';
 import { eventually, extensionApi, findNode } from './support.ts';
@@ -11,10 +12,10 @@ function cellOf(
 	columnLabel: string,
 ): string | undefined {
 	const matrix = handle.current();
-	const row = matrix?.rows.find((candidate) => candidate.label === rowLabel);
-	const column = matrix?.columns.find((candidate) => candidate.label === columnLabel);
-	if (!row || !column) return undefined;
-	return matrix?.cells.get(row.id)?.get(column.id)?.state;
+	if (!matrix) return undefined;
+	const row = matrix.rows.findIndex((candidate) => candidate.label === rowLabel);
+	const column = matrix.columns.findIndex((candidate) => candidate.label === columnLabel);
+	return cellAt(matrix, row, column)?.state;
 }
 
 /** Sends a key to the page and waits for the message it answers with. */
@@ -90,9 +91,7 @@ describe('the rollout matrix', () => {
 		const from = matrix?.rows.findIndex(
 			(candidate) => candidate.label === 'GitRepo fleet-default/shop',
 		);
-		const row = matrix?.rows[(from ?? 0) + 1];
-		const column = matrix?.columns[1];
-		const cell = row && column ? matrix?.cells.get(row.id)?.get(column.id) : undefined;
+		const cell: MatrixCell | undefined = matrix && cellAt(matrix, (from ?? 0) + 1, 1);
 		assert.ok(cell, 'the active cell holds a BundleDeployment');
 		const places = api.graph.findNodesForObject(handle.rootId, objectKeyOf(cell.object));
 		await eventually('the tree to select the BundleDeployment', () =>

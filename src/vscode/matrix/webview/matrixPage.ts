@@ -6,7 +6,9 @@ import {
 	type FromPanel,
 	type WireCells,
 	type WireColumn,
+	type WireGrid,
 	type WireRow,
+	type WireStyle,
 } from '../../../core/matrix/matrixMessages.ts';
 import {
 	columnSorts,
@@ -71,17 +73,26 @@ function savedState(): PageState {
 const state = savedState();
 let rows: WireRow[] = [];
 let columns: WireColumn[] = [];
-/** A cell as the page keeps it: the tables of the message it came in resolved. */
+/** A cell as render reads it. */
 interface PageCell {
-	readonly row: number;
-	readonly column: number;
 	readonly state: string;
 	readonly abbreviation: string;
 	readonly tone: string;
 	readonly message: string;
 	readonly notReady: readonly string[];
 }
-const cells = new Map<number, PageCell>();
+/**
+ * The cells, one slot per row and column (row * columns + column): an index into the page's styles (-1: nothing
+ * deployed) and one into its texts; lines of resources not ready for the few cells that have them.
+ */
+let cellStyles = new Int32Array(0);
+let cellTexts = new Int32Array(0);
+const cellNotReady = new Map<number, readonly number[]>();
+/** The styles and texts the cells point into; an update's own tables are added to them. */
+let styles: WireStyle[] = [];
+let texts: string[] = [];
+const styleIndex = new Map<string, number>();
+const textIndex = new Map<string, number>();
 let rowOrder: number[] = [];
 let columnOrder: number[] = [];
 /** Where each row and column index sits in the order (-1: filtered out). */
@@ -105,6 +116,7 @@ const grid = element('grid', 'div');
 const spacer = element('spacer', 'div');
 const layer = element('layer', 'div');
 const status = element('status', 'p');
+const notice = element('notice', 'p');
 
 filterInput.value = state.filter;
 columnSortSelect.value = state.columnSort;
@@ -118,14 +130,18 @@ function cellKey(row: number, column: number): number {
 	return row * columns.length + column;
 }
 
-const toneRank: Readonly<Record<string, number>> = {
-	ok: 0,
-	suspended: 1,
-	progressing: 2,
-	unknown: 3,
-	warning: 4,
-	error: 5,
-};
+function cellOf(row: number, column: number): PageCell | undefined {
+	const key = cellKey(row, column);
+	const style = styles[cellStyles[key] ?? -1];
+	if (!style) return undefined;
+	return {
+		state: style.state,
+		abbreviation: style.abbreviation,
+		tone: style.tone,
+		message: texts[cellTexts[key] ?? 0] ?? '',
+		notReady: (cellNotReady.get(key) ?? []).map((index) => texts[index] ?? ''),
+	};
+}
 
 function reorder(): void {
 	columnOrder = orderColumns(columns, state.columnSort, state.filter);
@@ -161,7 +177,11 @@ function scheduleRender(): void {
 
 function describeCell(cell: PageCell | undefined, row: WireRow, column: WireColumn): string {
 	const where = `${row.label} on ${column.label}`;
-	if (!cell) return `${where}: not deployed`;
+	if (!cell) {
+		return row.fromSummary
+			? `${where}: not named by the Bundle's status (counted in its row; BundleDeployments not listed)`
+			: `${where}: not deployed`;
+	}
 	return `${cell.state}: ${where}`;
 }
 
@@ -235,11 +255,11 @@ function render(): void {
 			const columnIndex = columnOrder[columnPlaceAt] ?? 0;
 			const column = columns[columnIndex];
 			if (!column) continue;
-			const cell = cells.get(cellKey(rowIndex, columnIndex));
+			const cell = cellOf(rowIndex, columnIndex);
 			const left = rowHeaderWidth + columnPlaceAt * columnWidth;
 			const div = box(
 				`cell ${cell ? `tone-${cell.tone}` : 'empty'}`,
-				cell ? cell.abbreviation : '·',
+				cell ? cell.abbreviation : row.fromSummary ? '–' : '·',
 				left,
 				top,
 				columnWidth,
@@ -307,38 +327,73 @@ function render(): void {
 	else grid.removeAttribute('aria-activedescendant');
 }
 
-function applyCells({ styles, texts, cells: list }: WireCells): void {
-	for (const [row, column, styleIndex, message, notReady] of list) {
-		if (row >= rows.length || column >= columns.length) continue;
-		const key = cellKey(row, column);
-		const style = styles[styleIndex];
-		if (!style) {
-			cells.delete(key);
-			continue;
-		}
-		cells.set(key, {
-			row,
-			column,
-			state: style.state,
-			abbreviation: style.abbreviation,
-			tone: style.tone,
-			message: texts[message] ?? '',
-			notReady: notReady.map((index) => texts[index] ?? ''),
-		});
+/** Takes the whole grid: its tables become the page's, its codes the cells. */
+function applyGrid(grid: WireGrid): void {
+	styles = [...grid.styles];
+	texts = [...grid.texts];
+	styleIndex.clear();
+	textIndex.clear();
+	styles.forEach((style, index) => styleIndex.set(styleKey(style), index));
+	texts.forEach((text, index) => textIndex.set(text, index));
+	const size = grid.codes.length;
+	cellStyles = new Int32Array(size);
+	cellTexts = new Int32Array(size);
+	for (let cell = 0; cell < size; cell++) {
+		const code = grid.codes[cell] ?? 0;
+		cellStyles[cell] = (code % grid.base) - 1;
+		cellTexts[cell] = Math.floor(code / grid.base);
+	}
+	cellNotReady.clear();
+	for (const [cell, ...lines] of grid.notReady) {
+		if (cell !== undefined) cellNotReady.set(cell, lines);
 	}
 }
 
-function badnessOfRows(): void {
-	// The extension sends a badness per row and column; a changed cell may change it: recount from the cells.
-	const rowBadness = new Float64Array(rows.length);
-	const columnBadness = new Float64Array(columns.length);
-	for (const cell of cells.values()) {
-		const weight = 10 ** (toneRank[cell.tone] ?? 0) - 1;
-		rowBadness[cell.row] = (rowBadness[cell.row] ?? 0) + weight;
-		columnBadness[cell.column] = (columnBadness[cell.column] ?? 0) + weight;
+function styleKey(style: WireStyle): string {
+	return `${style.tone}\u0000${style.abbreviation}\u0000${style.state}`;
+}
+
+function pageStyle(style: WireStyle): number {
+	const key = styleKey(style);
+	let index = styleIndex.get(key);
+	if (index === undefined) {
+		index = styles.length;
+		styles.push(style);
+		styleIndex.set(key, index);
 	}
-	rows = rows.map((row, index) => ({ ...row, badness: rowBadness[index] ?? 0 }));
-	columns = columns.map((column, index) => ({ ...column, badness: columnBadness[index] ?? 0 }));
+	return index;
+}
+
+function pageText(text: string): number {
+	let index = textIndex.get(text);
+	if (index === undefined) {
+		index = texts.length;
+		texts.push(text);
+		textIndex.set(text, index);
+	}
+	return index;
+}
+
+/** Takes the cells of an update, its tables added to the page's. */
+function applyCells({ styles: updateStyles, texts: updateTexts, cells: list }: WireCells): void {
+	for (const [row, column, styleAt, message, notReady] of list) {
+		if (row >= rows.length || column >= columns.length) continue;
+		const key = cellKey(row, column);
+		const style = updateStyles[styleAt];
+		cellNotReady.delete(key);
+		if (!style) {
+			cellStyles[key] = -1;
+			continue;
+		}
+		cellStyles[key] = pageStyle(style);
+		cellTexts[key] = pageText(updateTexts[message] ?? '');
+		if (notReady.length > 0) {
+			cellNotReady.set(
+				key,
+				notReady.map((index) => pageText(updateTexts[index] ?? '')),
+			);
+		}
+	}
 }
 
 function scrollIntoView(rowIndex: number, columnIndex: number): void {
@@ -477,10 +532,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 	switch (message.type) {
 		case 'matrix':
 			title.textContent = message.title;
+			notice.textContent = message.notice;
 			rows = [...message.rows];
 			columns = [...message.columns];
-			cells.clear();
-			applyCells(message.cells);
+			applyGrid(message.grid);
 			reorder();
 			if (!restoredScroll) {
 				restoredScroll = true;
@@ -493,15 +548,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			rows = rows.map((row, index) => ({
 				...row,
 				summary: message.rowSummaries[index] ?? row.summary,
+				badness: message.rowBadness[index] ?? row.badness,
 			}));
 			columns = columns.map((column, index) => ({
 				...column,
 				summary: message.columnSummaries[index] ?? column.summary,
+				badness: message.columnBadness[index] ?? column.badness,
 			}));
-			if (state.rowSort === 'problems' || state.columnSort === 'problems') {
-				badnessOfRows();
-				reorder();
-			}
+			if (state.rowSort === 'problems' || state.columnSort === 'problems') reorder();
 			break;
 		case 'move':
 			grid.focus();

@@ -1,0 +1,337 @@
+// The rollout matrix on the demo's live contexts: the KubeStellar workload opened from its BindingPolicy, a change
+// on the server arriving in a Fleet cell (with the keys and the reveal still working), and a context in roll-ups-only
+// mode saying what it shows instead of a blank grid.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import * as vscode from 'vscode';
+import { parse } from 'yaml';
+import type { FromPanel } from '../../../src/core/matrix/matrixMessages.ts';
+import { cellAt, type MatrixCell } from '../../../src/core/matrix/rolloutMatrix.ts';
+import { objectKeyOf } from '../../../src/core/tree/linking.ts';
+import type { MatrixPanelHandle } from '../../../src/vscode/matrix/matrixPanel.ts';
+import { eventually, extensionApi, walk } from './support.ts';
+
+/** Sends a request to a context of the demo cluster (read from the suite's kubeconfig); resolves with the status. */
+function callDemo(context: string, method: string, path: string, body?: unknown): Promise<number> {
+	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
+		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
+		users: { name: string; user: { token: string } }[];
+	};
+	const cluster = config.clusters.find((entry) => entry.name === context)?.cluster;
+	const token = config.users.find((entry) => entry.name === context)?.user.token;
+	assert.ok(cluster && token, `the kubeconfig has a ${context} context`);
+	return new Promise((resolve, reject) => {
+		const outgoing = request(
+			new URL(path, cluster.server),
+			{
+				method,
+				ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString(),
+				headers: {
+					authorization: `Bearer ${token}`,
+					'content-type': 'application/merge-patch+json',
+				},
+			},
+			(response) => {
+				response.resume();
+				response.on('end', () => resolve(response.statusCode ?? 0));
+			},
+		);
+		outgoing.on('error', reject);
+		if (body !== undefined) outgoing.write(JSON.stringify(body));
+		outgoing.end();
+	});
+}
+
+/** GETs a JSON object from a context of the demo cluster. */
+function getDemo(context: string, path: string): Promise<Record<string, unknown>> {
+	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
+		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
+		users: { name: string; user: { token: string } }[];
+	};
+	const cluster = config.clusters.find((entry) => entry.name === context)?.cluster;
+	const token = config.users.find((entry) => entry.name === context)?.user.token;
+	assert.ok(cluster && token, `the kubeconfig has a ${context} context`);
+	return new Promise((resolve, reject) => {
+		const outgoing = request(
+			new URL(path, cluster.server),
+			{
+				ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString(),
+				headers: { authorization: `Bearer ${token}` },
+			},
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					try {
+						resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
+					} catch (error) {
+						reject(error instanceof Error ? error : new Error(String(error)));
+					}
+				});
+			},
+		);
+		outgoing.on('error', reject);
+		outgoing.end();
+	});
+}
+
+function cellOf(
+	handle: MatrixPanelHandle,
+	rowLabel: string,
+	columnLabel: string,
+): MatrixCell | undefined {
+	const matrix = handle.current();
+	if (!matrix) return undefined;
+	const row = matrix.rows.findIndex((candidate) => candidate.label === rowLabel);
+	const column = matrix.columns.findIndex((candidate) => candidate.label === columnLabel);
+	return cellAt(matrix, row, column);
+}
+
+/** The next message of a type from the page. */
+function nextMessage(handle: MatrixPanelHandle, type: FromPanel['type']): Promise<FromPanel> {
+	return new Promise((resolve) => {
+		const subscription = handle.onMessage((message) => {
+			if (message.type !== type) return;
+			subscription.dispose();
+			resolve(message);
+		});
+	});
+}
+
+/** Sends a key to the page and waits for the message it answers with. */
+async function pressKey(
+	handle: MatrixPanelHandle,
+	key: string,
+	answer: FromPanel['type'],
+): Promise<FromPanel> {
+	const answered = nextMessage(handle, answer);
+	assert.ok(await handle.send({ type: 'move', key }));
+	return answered;
+}
+
+function closeMatrices(): void {
+	void extensionApi().then((api) => {
+		for (const handle of api.matrix.open()) handle.panel.dispose();
+	});
+}
+
+describe('the rollout matrix on live clusters', () => {
+	afterEach(closeMatrices);
+
+	it('opens the KubeStellar matrix from a BindingPolicy row, each cell the state of a WorkStatus', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		const rootId = 'live:kubestellar-wds';
+		await eventually('the WorkStatuses of the ITS under the WDS workload', () =>
+			walk(api).some(
+				(node) =>
+					node.rootId === rootId &&
+					node.ref?.kind === 'Deployment' &&
+					api.graph.children(node.id).some((child) => child.ref?.kind === 'WorkStatus'),
+			),
+		);
+		const policy = await eventually('the BindingPolicy nginx-multiwec', () =>
+			walk(api).find(
+				(node) =>
+					node.rootId === rootId &&
+					node.ref?.kind === 'BindingPolicy' &&
+					node.ref.name === 'nginx-multiwec',
+			),
+		);
+		await vscode.commands.executeCommand('kubeStatusLens.matrix.show', policy.id);
+		const handle = await eventually('the KubeStellar matrix', () =>
+			api.matrix.open().find((open) => open.system === 'kubestellar' && open.rootId === rootId),
+		);
+		// The page shows the BindingPolicy's row: it selects its first cell and says so.
+		const selected = await nextMessage(handle, 'selected');
+		const rows = handle.current()?.rows ?? [];
+		assert.deepEqual(selected, {
+			type: 'selected',
+			row: rows.findIndex((row) => row.objectKey === policy.objectKey),
+			column: 0,
+		});
+		const cell = await eventually('the cell of nginx on cluster1', () =>
+			cellOf(handle, 'Deployment nginx/nginx', 'cluster1'),
+		);
+		assert.equal(cell.object.kind, 'WorkStatus');
+		const places = api.graph.findNodesForObject(rootId, objectKeyOf(cell.object));
+		const inTree = api.graph.node(places[0] ?? '');
+		assert.ok(inTree, 'the WorkStatus is in the tree');
+		assert.equal(cell.state, inTree.result?.state);
+		assert.ok(cell.state !== '' && cell.abbreviation !== '');
+	});
+
+	it('changes a cell when a BundleDeployment changes on the server; the keys and the reveal still work', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		const rootId = 'live:fleet-mgmt';
+		const gitRepo = await eventually('the GitRepo shop with its BundleDeployments', () =>
+			walk(api).find(
+				(node) =>
+					node.rootId === rootId &&
+					node.ref?.kind === 'GitRepo' &&
+					node.ref.name === 'shop' &&
+					!/roll-ups only/.test(api.graph.node(rootId)?.description ?? ''),
+			),
+		);
+		await vscode.commands.executeCommand('kubeStatusLens.matrix.show', gitRepo.id);
+		const handle = await eventually('the Fleet matrix', () =>
+			api.matrix.open().find((open) => open.system === 'fleet' && open.rootId === rootId),
+		);
+		await nextMessage(handle, 'selected');
+		const row = 'Bundle fleet-default/shop-cache';
+		const column = 'fleet-default/prod-eu-1';
+		await eventually(
+			'shop-cache ready on prod-eu-1',
+			() => cellOf(handle, row, column)?.state === 'Ready',
+		);
+		const path =
+			'/apis/fleet.cattle.io/v1alpha1/namespaces/cluster-fleet-default-prod-eu-1-eb998a50c712/bundledeployments/shop-cache/status';
+		const patched = await callDemo('fleet-mgmt', 'PATCH', path, {
+			status: {
+				nonModified: false,
+				modifiedStatus: [
+					{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'cache', patch: '{}' },
+				],
+			},
+		});
+		assert.ok(patched === 200 || patched === 201, String(patched));
+		try {
+			const changed = await eventually(
+				() => `the cell to turn Modified (now ${cellOf(handle, row, column)?.state})`,
+				() => {
+					const cell = cellOf(handle, row, column);
+					return cell?.state === 'Modified' ? cell : undefined;
+				},
+			);
+			assert.equal(changed.abbreviation, 'MOD');
+			assert.match(changed.notReady.join('\n'), /configmap\.v1 shop\/cache modified/);
+
+			// The keys move from the GitRepo's row onto the next, then right; Space reveals that cell in the tree.
+			const matrix = handle.current();
+			assert.ok(matrix);
+			const from = matrix.rows.findIndex((candidate) => candidate.objectKey === gitRepo.objectKey);
+			assert.deepEqual(await pressKey(handle, 'ArrowDown', 'selected'), {
+				type: 'selected',
+				row: from + 1,
+				column: 0,
+			});
+			assert.deepEqual(await pressKey(handle, 'ArrowRight', 'selected'), {
+				type: 'selected',
+				row: from + 1,
+				column: 1,
+			});
+			await pressKey(handle, ' ', 'reveal');
+			const cell = cellAt(matrix, from + 1, 1);
+			assert.ok(cell, 'the active cell holds a BundleDeployment');
+			const places = api.graph.findNodesForObject(rootId, objectKeyOf(cell.object));
+			await eventually('the tree to select the BundleDeployment', () =>
+				places.includes(api.view.selection[0] ?? ''),
+			);
+		} finally {
+			await callDemo('fleet-mgmt', 'PATCH', path, {
+				status: { nonModified: true, modifiedStatus: null },
+			});
+		}
+	});
+
+	describe('a context in roll-ups-only mode', () => {
+		after(async () => {
+			await vscode.workspace
+				.getConfiguration('kubeStatusLens.clusters')
+				.update('bundleDeploymentThreshold', undefined, vscode.ConfigurationTarget.Global);
+		});
+
+		it("shows what the Bundles' statuses say and why other cells are missing, never a blank grid", async () => {
+			const api = await extensionApi();
+			await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+			await vscode.workspace
+				.getConfiguration('kubeStatusLens.clusters')
+				.update('bundleDeploymentThreshold', 1, vscode.ConfigurationTarget.Global);
+			const rootId = await eventually('fleet-mgmt to say it is in roll-ups-only mode', () =>
+				api.provider.getChildren().find((id) => {
+					const node = api.graph.node(id);
+					return node?.label === 'fleet-mgmt' && /roll-ups only/.test(node.description);
+				}),
+			);
+			// Not through the tree: expanding a Bundle lists its BundleDeployments.
+			await eventually('the Bundles with their status', () => {
+				let bundles = 0;
+				api.graph.forEachObjectStatus(rootId, (object) => {
+					if (object.kind === 'Bundle') bundles++;
+				});
+				return bundles > 0;
+			});
+			await vscode.commands.executeCommand('kubeStatusLens.matrix.show', rootId);
+			const handle = await eventually('the Fleet matrix', () =>
+				api.matrix.open().find((open) => open.system === 'fleet' && open.rootId === rootId),
+			);
+			const explained = await eventually(
+				() => {
+					const current = handle.current();
+					const kinds = new Map<string, number>();
+					api.graph.forEachObjectStatus(rootId, (object) => {
+						const kind = String(object.kind);
+						kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+					});
+					return `the matrix to say why cells are missing (notice: ${JSON.stringify(current?.notice)}, rows: ${current?.rows.map((row) => row.label).join(', ')}, root objects: ${JSON.stringify([...kinds])})`;
+				},
+				() => {
+					const current = handle.current();
+					return current && /roll-ups/.test(current.notice) ? current : undefined;
+				},
+			);
+			assert.match(explained.notice, /Expand a Bundle in the tree/);
+
+			// Fleet names a failing cluster in the Bundle's status: the matrix shows that cell.
+			const path =
+				'/apis/fleet.cattle.io/v1alpha1/namespaces/fleet-default/bundles/shop-frontend/status';
+			const before = await getDemo('fleet-mgmt', path);
+			const summary = ((before.status as Record<string, unknown> | undefined)?.summary ??
+				{}) as Record<string, unknown>;
+			const desired = typeof summary.desiredReady === 'number' ? summary.desiredReady : 3;
+			const patched = await callDemo('fleet-mgmt', 'PATCH', path, {
+				status: {
+					summary: {
+						ready: desired - 1,
+						errApplied: 1,
+						nonReadyResources: [
+							{
+								name: 'fleet-default/prod-us-1',
+								bundleState: 'ErrApplied',
+								message: 'cannot patch "frontend": from the matrix test',
+							},
+						],
+					},
+				},
+			});
+			assert.ok(patched === 200 || patched === 201, String(patched));
+			try {
+				const failing = await eventually('the failing cluster from the Bundle status', () => {
+					const cell = cellOf(
+						handle,
+						'Bundle fleet-default/shop-frontend',
+						'fleet-default/prod-us-1',
+					);
+					return cell?.state === 'ErrApplied' ? cell : undefined;
+				});
+				assert.equal(failing.object.kind, 'Bundle');
+				assert.match(failing.message, /from the matrix test/);
+				const matrix = handle.current();
+				assert.ok(matrix);
+				assert.match(matrix.notice, /roll-ups/);
+			} finally {
+				await callDemo('fleet-mgmt', 'PATCH', path, {
+					status: {
+						summary: {
+							ready: summary.ready ?? null,
+							errApplied: summary.errApplied ?? null,
+							nonReadyResources: summary.nonReadyResources ?? null,
+						},
+					},
+				});
+			}
+		});
+	});
+});
