@@ -7,14 +7,14 @@ import { bodyTooLarge, boundedBody, maxJsonDepth, maxRequestBodyBytes } from './
 import { isJsonObject, type Json } from './patch.ts';
 import type { KubeObject } from './store.ts';
 
-/** Sends a JSON answer (a string is sent as it is). */
+/** Sends a JSON answer (a string or bytes are sent as they are). */
 export function sendJson(
 	response: ServerResponse,
 	code: number,
 	body: unknown,
 	contentType = 'application/json',
 ): void {
-	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
 	response.writeHead(code, {
 		'Content-Type': contentType,
 		'Content-Length': Buffer.byteLength(text),

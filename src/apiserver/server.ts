@@ -176,6 +176,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 	};
 }
 
+/** How long an idle keep-alive connection stays open, as kube-apiserver's `IdleTimeout`. */
+const idleConnectionMs = 90_000;
+
 // Go's http.DefaultMaxHeaderBytes, which kube-apiserver keeps: large bearer tokens (OIDC with many groups) fit.
 const maxHeaderBytes = 1024 * 1024;
 
@@ -234,6 +237,9 @@ async function listenHttps(
 		},
 	);
 	server.on('clientError', answerClientError);
+	// kube-apiserver keeps an idle connection 90 s (its http.Server's IdleTimeout); Node's default of 5 s closed
+	// keep-alive connections under clients still busy with the previous answer, whose next request then met a reset.
+	server.keepAliveTimeout = idleConnectionMs;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(port, '127.0.0.1', () => {

@@ -61,6 +61,8 @@ export interface StoredEntry {
 	readonly object: KubeObject;
 	readonly key: string;
 	json: string | undefined;
+	/** `json` as UTF-8, for lists; computed when first listed. */
+	bytes?: Buffer;
 }
 
 /** One change, as watches send it. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseManifests } from '../core/manifest/parse.ts';
 import { decodeFileBytes } from '../files/decodeFile.ts';
 import { fileKindOf, readRegularFile } from '../files/regularFile.ts';
-import { ObjectStore } from './store.ts';
+import { ObjectStore, trimInPlace } from './store.ts';
 
 /** A problem with one dump file, as data. */
 export interface DumpProblem {
@@ -48,7 +48,8 @@ export function loadDumpTexts(
 		}
 		let objects = 0;
 		for (const { object } of parsed.objects) {
-			// upsert trims managedFields and Secret data, as for live objects.
+			// Trimmed of managedFields and Secret data, as live objects are.
+			trimInPlace(object);
 			if (store.upsert(file.path, object)) objects++;
 		}
 		read.push({ path: file.path, objects });

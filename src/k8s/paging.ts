@@ -7,8 +7,12 @@ import {
 	type WatchedResource,
 } from './discovery.ts';
 import { getJson, RequestFailure, type ClientSettings } from './requests.ts';
+import { trimInPlace } from './store.ts';
 
-/** One page of a list: its items (apiVersion and kind filled in) and the list's resourceVersion. */
+/**
+ * One page of a list: its items (apiVersion and kind filled in, trimmed in place as the cache keeps them) and the
+ * list's resourceVersion.
+ */
 export interface ListPage {
 	readonly items: Record<string, unknown>[];
 	readonly resourceVersion: string | undefined;
@@ -150,6 +154,7 @@ export async function* listPages(
 				if (!isRecord(item)) continue;
 				if (typeof item.apiVersion !== 'string') item.apiVersion = apiVersion;
 				if (typeof item.kind !== 'string') item.kind = resource.kind;
+				trimInPlace(item);
 				items.push(item);
 			}
 			yield {

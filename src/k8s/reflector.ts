@@ -26,7 +26,7 @@ import {
 	type ClientSettings,
 	type OpenRequest,
 } from './requests.ts';
-import type { ObjectStore } from './store.ts';
+import { trimInPlace, type ObjectStore } from './store.ts';
 import { LineSplitter } from './watchLines.ts';
 
 type WatchOutcome =
@@ -214,9 +214,10 @@ export class Reflector {
 		}
 	}
 
-	/** Lists every page into the store, then announces the whole resource. */
+	/** Lists every page into the store (each keyed as it arrives), then announces the whole resource. */
 	async #list(): Promise<void> {
-		const items: unknown[] = [];
+		const store = this.#host.store;
+		const replacement = store.replacing(this.resource.id, this.namespace);
 		let resourceVersion: string | undefined;
 		for await (const page of listPages(
 			this.#host.client,
@@ -226,14 +227,13 @@ export class Reflector {
 			this.#host.pageSize,
 			this.#stop.signal,
 		)) {
-			for (const item of page.items) items.push(item);
+			replacement.add(page.items);
 			resourceVersion = page.resourceVersion ?? resourceVersion;
 		}
 		// Stopped after the last page arrived (the resource went away): its objects must not come back.
 		if (this.stopped) return;
 		this.#resourceVersion = resourceVersion;
-		const store = this.#host.store;
-		store.replace(this.resource.id, items, this.namespace);
+		replacement.commit();
 		this.#host.emit({
 			type: 'resync',
 			resource: this.resource.id,
@@ -384,6 +384,7 @@ export class Reflector {
 			}
 			return undefined;
 		}
+		trimInPlace(object);
 		const stored = host.store.upsert(this.resource.id, object);
 		if (stored) host.emit({ type: 'upsert', resource: this.resource.id, ...stored });
 		return undefined;

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { getInt64 } from '../../src/core/model/int64.ts';
 import { loadDumpFolder, loadDumpTexts } from '../../src/k8s/offline.ts';
 import { ObjectStore, trimObject } from '../../src/k8s/store.ts';
 
@@ -69,6 +70,36 @@ describe('store: what the cache keeps', () => {
 		store.clear();
 		assert.equal(store.size, 0);
 	});
+
+	it('takes lists page by page: lists of two namespaces of a source, running at once, each keep the other', () => {
+		const store = new ObjectStore();
+		const repo = (namespace: string, name: string) => ({
+			apiVersion: 'fleet.cattle.io/v1alpha1',
+			kind: 'GitRepo',
+			metadata: { namespace, name, managedFields: [{ manager: 'kubectl' }] },
+		});
+		store.replace('gitrepos', [repo('a', 'old'), repo('b', 'old'), repo('c', 'kept')]);
+		const inA = store.replacing('gitrepos', 'a');
+		const inB = store.replacing('gitrepos', 'b');
+		inA.add([repo('a', '1')]);
+		inB.add([repo('b', '1')]);
+		inA.add([repo('a', '2')]);
+		// Until a list commits, the source holds what it held.
+		assert.equal(store.countOf('gitrepos'), 3);
+		inB.commit();
+		inA.commit();
+		assert.deepEqual(Object.keys(store.snapshot()), [
+			'fleet.cattle.io|GitRepo|a|1',
+			'fleet.cattle.io|GitRepo|a|2',
+			'fleet.cattle.io|GitRepo|b|1',
+			'fleet.cattle.io|GitRepo|c|kept',
+		]);
+		// Trimmed as they are kept.
+		assert.deepEqual(store.get('fleet.cattle.io|GitRepo|a|2')?.metadata, {
+			namespace: 'a',
+			name: '2',
+		});
+	});
 });
 
 describe('offline: a folder of kubectl get -o yaml dumps', () => {
@@ -121,6 +152,27 @@ items:
 		const app = loaded.store.get('fleet.cattle.io|GitRepo|fleet-default|app');
 		assert.equal((app?.metadata as Record<string, unknown>).managedFields, undefined);
 		assert.equal(loaded.store.get('|Secret|default|token')?.data, undefined);
+	});
+
+	it('keeps a generation beyond 2^53 exact in an object trimmed of managedFields', () => {
+		const loaded = loadDumpTexts([
+			{
+				path: 'gitrepos.yaml',
+				text: 'apiVersion: fleet.cattle.io/v1alpha1\nkind: GitRepo\nmetadata:\n  name: app\n  namespace: a\n  generation: 9007199254740993\n  managedFields: [{manager: kubectl}]\n',
+			},
+			{
+				path: 'gitrepos.json',
+				text: '{"apiVersion":"fleet.cattle.io/v1alpha1","kind":"GitRepo","metadata":{"name":"web","namespace":"a","generation":9007199254740995,"managedFields":[{"manager":"kubectl"}]}}',
+			},
+		]);
+		for (const [name, generation] of [
+			['app', 9007199254740993n],
+			['web', 9007199254740995n],
+		] as const) {
+			const object = loaded.store.get(`fleet.cattle.io|GitRepo|a|${name}`);
+			assert.equal((object?.metadata as Record<string, unknown>).managedFields, undefined);
+			assert.equal(getInt64(object, 'metadata', 'generation'), generation, name);
+		}
 	});
 
 	it('reports a broken file and keeps reading the others', async () => {
