@@ -27,23 +27,45 @@ function benchmarkText(): string {
 	return padded.join('---\n');
 }
 
-/** Best and median of `runs` timed runs after two untimed ones (JIT warm-up); each run gets its own text. */
-function measure(runs: number, run: (index: number) => void): { best: number; median: number } {
-	run(runs);
-	run(runs + 1);
-	const times: number[] = [];
-	for (let index = 0; index < runs; index++) {
-		const start = performance.now();
-		run(index);
-		times.push(performance.now() - start);
-	}
+interface Figures {
+	readonly best: number;
+	readonly median: number;
+	/** The same on this process's CPU time: steadier than wall time when other work shares the machine. */
+	readonly cpuBest: number;
+	readonly cpuMedian: number;
+}
+
+function cpuMs(): number {
+	const usage = process.cpuUsage();
+	return (usage.user + usage.system) / 1000;
+}
+
+function bestAndMedian(times: number[]): { best: number; median: number } {
 	times.sort((a, b) => a - b);
 	return { best: times[0] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0 };
 }
 
-function report(label: string, figures: { best: number; median: number }): void {
+/** Best and median of `runs` timed runs after two untimed ones (JIT warm-up); each run gets its own text. */
+function measure(runs: number, run: (index: number) => void): Figures {
+	run(runs);
+	run(runs + 1);
+	const times: number[] = [];
+	const cpuTimes: number[] = [];
+	for (let index = 0; index < runs; index++) {
+		const start = performance.now();
+		const cpuStart = cpuMs();
+		run(index);
+		cpuTimes.push(cpuMs() - cpuStart);
+		times.push(performance.now() - start);
+	}
+	const wall = bestAndMedian(times);
+	const cpu = bestAndMedian(cpuTimes);
+	return { ...wall, cpuBest: cpu.best, cpuMedian: cpu.median };
+}
+
+function report(label: string, figures: Figures): void {
 	console.log(
-		`  ${label.padEnd(42)} best ${figures.best.toFixed(1).padStart(6)} ms   median ${figures.median.toFixed(1).padStart(6)} ms`,
+		`  ${label.padEnd(42)} best ${figures.best.toFixed(1).padStart(6)} ms   median ${figures.median.toFixed(1).padStart(6)} ms   (CPU time: best ${figures.cpuBest.toFixed(1)} ms, median ${figures.cpuMedian.toFixed(1)} ms)`,
 	);
 }
 

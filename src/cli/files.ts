@@ -192,20 +192,19 @@ function readEachManifestText(
 	}
 	const scratch: { buffer: Buffer | undefined } = { buffer: undefined };
 	for (const file of files) {
-		let message: string;
+		let decoded: { text: string } | { error: string };
 		try {
 			const read = readFileBytes(file, limits, scratch);
-			const decoded = 'bytes' in read ? decodeFileBytes(read.bytes) : read;
-			if ('text' in decoded) {
-				visit(file, decoded.text);
-				continue;
-			}
-			message = decoded.error;
+			decoded = 'bytes' in read ? decodeFileBytes(read.bytes) : read;
 		} catch (error) {
-			message = (error as Error).message;
+			decoded = { error: (error as Error).message };
 		}
-		stderr(`${visibleLine(file)}: cannot read: ${visibleLine(message)}\n`);
-		unreadableCount++;
+		// Outside the try: what `visit` throws (stdout closed by its reader) is no read error.
+		if ('text' in decoded) visit(file, decoded.text);
+		else {
+			stderr(`${visibleLine(file)}: cannot read: ${visibleLine(decoded.error)}\n`);
+			unreadableCount++;
+		}
 	}
 	return unreadableCount;
 }

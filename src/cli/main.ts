@@ -1,5 +1,7 @@
+import { isatty } from 'node:tty';
 import { runCheckCommandLine } from './checkCommand.ts';
 import { runMergeCommand } from './mergeCommand.ts';
+import { OutputClosed, writeStderr, writeStdout } from './standardStreams.ts';
 import { runStatusCommandLine } from './statusCommand.ts';
 
 const usage = `Usage: kube-status-lens <command> [options]
@@ -14,21 +16,23 @@ Run a command with --help for its options.
 `;
 
 /** The terminal's width, else the COLUMNS variable when the output is not a terminal; nothing when neither says. */
-function terminalColumns(): { columns?: number } {
-	const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS);
+function terminalColumns(stdoutIsTty: boolean): { columns?: number } {
+	const columns = stdoutIsTty ? process.stdout.columns : Number(process.env.COLUMNS);
 	return Number.isSafeInteger(columns) && columns > 0 ? { columns } : {};
 }
 
 function main(argv: readonly string[]): number | Promise<number> {
 	const [command, ...rest] = argv;
+	// Not process.stdout.isTTY: making the stream would leave a pipe non-blocking (see standardStreams.ts).
+	const stdoutIsTty = isatty(1);
 	const io = {
-		stdout: (text: string) => process.stdout.write(text),
-		stdoutBytes: (bytes: Uint8Array) => process.stdout.write(bytes),
-		stderr: (text: string) => process.stderr.write(text),
-		isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+		stdout: writeStdout,
+		stdoutBytes: writeStdout,
+		stderr: writeStderr,
+		isTty: stdoutIsTty && !process.env.NO_COLOR,
 		now: Date.now(),
 		cwd: process.cwd(),
-		...terminalColumns(),
+		...terminalColumns(stdoutIsTty),
 	};
 	switch (command) {
 		case 'status':
@@ -48,7 +52,25 @@ function main(argv: readonly string[]): number | Promise<number> {
 	}
 }
 
-const code = main(process.argv.slice(2));
+/** The exit code of a command whose reader closed stdout early, as a Unix tool stopped by SIGPIPE has (128 + 13). */
+const outputClosedExitCode = 141;
+
+function exitCodeOf(error: unknown): number {
+	if (error instanceof OutputClosed) return outputClosedExitCode;
+	throw error;
+}
+
+let code: number | Promise<number>;
+try {
+	code = main(process.argv.slice(2));
+} catch (error) {
+	code = exitCodeOf(error);
+}
 if (typeof code === 'number') process.exitCode = code;
-// Fleet dump archives are read as streams.
-else void code.then((value) => (process.exitCode = value));
+else {
+	// Fleet dump archives are read as streams.
+	void code.then(
+		(value) => (process.exitCode = value),
+		(error: unknown) => (process.exitCode = exitCodeOf(error)),
+	);
+}

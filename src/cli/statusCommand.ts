@@ -141,21 +141,6 @@ const recordParts = {
 	kind: bytesOf(',\n    "kind": '),
 	namespace: bytesOf(',\n    "namespace": '),
 	name: bytesOf(',\n    "name": '),
-	system: bytesOf(',\n    "system": '),
-	state: bytesOf(',\n    "state": '),
-	tone: bytesOf(',\n    "tone": '),
-	message: bytesOf(',\n    "message": '),
-	noReasons: bytesOf(',\n    "reasons": []'),
-	reasonsOpen: bytesOf(',\n    "reasons": [\n      '),
-	reasonSeparator: bytesOf(',\n      '),
-	reasonsClose: bytesOf('\n    ]'),
-	observed: bytesOf(',\n    "observed": true'),
-	notObserved: bytesOf(',\n    "observed": false'),
-	kstatusStatus: bytesOf(',\n    "kstatus": {\n      "status": '),
-	pairMessage: bytesOf(',\n      "message": '),
-	kstatusClose: bytesOf('\n    }'),
-	noHealth: bytesOf(',\n    "health": null'),
-	healthStatus: bytesOf(',\n    "health": {\n      "status": '),
 	computed: bytesOf(',\n    "computed": '),
 	nothing: bytesOf('null'),
 	noEvents: bytesOf(',\n    "events": []'),
@@ -165,6 +150,77 @@ const recordParts = {
 	line: bytesOf(',\n      "line": '),
 	close: bytesOf('\n    }\n  }'),
 };
+
+/** The fields of a record from `system` to `health`: the verdict, which many objects share word for word. */
+type RecordVerdict = Pick<
+	StatusRecord,
+	'system' | 'state' | 'tone' | 'message' | 'reasons' | 'observed' | 'kstatus' | 'health'
+>;
+
+function verdictText(record: RecordVerdict): string {
+	const { reasons, kstatus, health } = record;
+	const json = JSON.stringify;
+	const reasonsText =
+		reasons.length === 0
+			? '[]'
+			: `[\n      ${reasons.map((reason) => json(reason)).join(',\n      ')}\n    ]`;
+	const healthText =
+		health === null
+			? 'null'
+			: `{\n      "status": ${json(health.status)},\n      "message": ${json(health.message)}\n    }`;
+	return `,\n    "system": ${json(record.system)},\n    "state": ${json(record.state)},\n    "tone": ${json(record.tone)},\n    "message": ${json(record.message)},\n    "reasons": ${reasonsText},\n    "observed": ${record.observed},\n    "kstatus": {\n      "status": ${json(kstatus.status)},\n      "message": ${json(kstatus.message)}\n    },\n    "health": ${healthText}`;
+}
+
+/**
+ * The encoded verdicts seen so far (a dump of 100,000 objects holds some dozens), up to a bound on nodes, found by
+ * walking maps keyed by each field in turn: no key string is built per record. A marker before the optional parts
+ * (health, the count of reasons) keeps every path distinct.
+ */
+interface VerdictNode {
+	readonly next: Map<string, VerdictNode>;
+	text?: Buffer;
+}
+
+const verdictRoot: VerdictNode = { next: new Map() };
+let verdictNodeCount = 0;
+const verdictNodesLimit = 100_000;
+const verdictTextLimit = 4096;
+
+/** The node under `node` for `key`; made when missing unless the bound on nodes is reached (then undefined). */
+function step(node: VerdictNode | undefined, key: string): VerdictNode | undefined {
+	if (!node) return undefined;
+	let child = node.next.get(key);
+	if (!child && verdictNodeCount < verdictNodesLimit) {
+		child = { next: new Map() };
+		node.next.set(key, child);
+		verdictNodeCount++;
+	}
+	return child;
+}
+
+function writeVerdict(out: ByteBatches, record: RecordVerdict): void {
+	const { reasons, kstatus, health } = record;
+	let node = step(step(step(verdictRoot, record.system), record.state), record.tone);
+	node = step(step(node, record.message), record.observed ? 'true' : 'false');
+	node = step(step(node, kstatus.status), kstatus.message);
+	node =
+		health === null
+			? step(node, 'no health')
+			: step(step(step(node, 'health'), health.status), health.message);
+	node = step(node, String(reasons.length));
+	for (const reason of reasons) node = step(node, reason);
+	if (node?.text) {
+		out.bytes(node.text);
+		return;
+	}
+	const text = verdictText(record);
+	if (!node || text.length > verdictTextLimit) {
+		out.text(text);
+		return;
+	}
+	node.text = Buffer.from(text);
+	out.bytes(node.text);
+}
 
 // The text of each `computed` value (the same object for the many records that share one verdict).
 const computedTexts = new WeakMap<object, Buffer>();
@@ -223,27 +279,7 @@ function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
 	out.recurringField(recordParts.namespace, record.namespace);
 	out.bytes(recordParts.name);
 	out.text(JSON.stringify(record.name));
-	out.recurringField(recordParts.system, record.system);
-	out.recurringField(recordParts.state, record.state);
-	out.recurringField(recordParts.tone, record.tone);
-	out.recurringField(recordParts.message, record.message);
-	if (reasons.length === 0) out.bytes(recordParts.noReasons);
-	else {
-		reasons.forEach((reason, index) => {
-			out.recurringField(index > 0 ? recordParts.reasonSeparator : recordParts.reasonsOpen, reason);
-		});
-		out.bytes(recordParts.reasonsClose);
-	}
-	out.bytes(record.observed ? recordParts.observed : recordParts.notObserved);
-	out.recurringField(recordParts.kstatusStatus, kstatus.status);
-	out.recurringField(recordParts.pairMessage, kstatus.message);
-	out.bytes(recordParts.kstatusClose);
-	if (health === null) out.bytes(recordParts.noHealth);
-	else {
-		out.recurringField(recordParts.healthStatus, health.status);
-		out.recurringField(recordParts.pairMessage, health.message);
-		out.bytes(recordParts.kstatusClose);
-	}
+	writeVerdict(out, record);
 	out.bytes(recordParts.computed);
 	writeComputed(out, computed);
 	if (events.length === 0) out.bytes(recordParts.noEvents);

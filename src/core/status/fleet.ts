@@ -205,7 +205,12 @@ function fleetInputProblemsOf(
 ): string[] {
 	const problems: string[] = [];
 	for (const { path, segments, type } of compiledChecksOf(kind)) {
-		const value = getPath(object, ...segments);
+		// getPath's steps, without spreading the segments into a new arguments list for every check of every object.
+		let value: unknown = object;
+		for (const segment of segments) {
+			value = isRecord(value) ? value[segment] : undefined;
+			if (value === undefined) break;
+		}
 		// Go decodes null into the zero value, so null is as good as absent.
 		if (value === undefined || value === null) continue;
 		if (!typeMatches(value, type)) {
@@ -250,8 +255,11 @@ function conditionSentence(condition: Condition): string {
 			: head;
 }
 
-function bundleDeploymentVerdict(object: unknown, observed: boolean): SystemVerdict {
-	const bd = readBundleDeployment(object);
+function bundleDeploymentVerdict(
+	object: unknown,
+	observed: boolean,
+	bd: BundleDeploymentView = readBundleDeployment(object),
+): SystemVerdict {
 	const state = deploymentStateOf(bd);
 	const reasons: string[] = [];
 	const deployed = findCondition(bd.conditions, 'Deployed');
@@ -633,6 +641,8 @@ function otherKindVerdict(
 export function computeFleetStatus(
 	object: unknown,
 	conditionList: ConditionList = readConditions(object),
+	/** The object as readBundleDeployment reads it, when the caller has read it already. */
+	bundleDeploymentView?: BundleDeploymentView,
 ): SystemVerdict {
 	if (!isRecord(object)) {
 		return unknownVerdict('Not a Kubernetes object: expected a mapping', [], false);
@@ -655,7 +665,7 @@ export function computeFleetStatus(
 	}
 	switch (kind) {
 		case 'BundleDeployment':
-			return bundleDeploymentVerdict(object, observed);
+			return bundleDeploymentVerdict(object, observed, bundleDeploymentView);
 		case 'Bundle':
 		case 'GitRepo':
 		case 'HelmOp':
@@ -757,7 +767,11 @@ function bdComputedInterner(): (display: BundleDeploymentDisplay) => BundleDeplo
  * each selected Cluster's roll-up when the input holds BDs for it, else the status the Cluster carries. `kind: List`
  * items are included. Each index is built once, so cost grows linearly with the input (plus Fleet's own sorts).
  */
-export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, FleetComputed> {
+export function computeFleetRollups(
+	objects: readonly unknown[],
+	/** Where each BundleDeployment's view (readBundleDeployment) goes, for the caller to reuse. */
+	bundleDeploymentViews?: Map<unknown, BundleDeploymentView>,
+): Map<unknown, FleetComputed> {
 	const result = new Map<unknown, FleetComputed>();
 	const bds: BundleDeploymentView[] = [];
 	const bundles: Record<string, unknown>[] = [];
@@ -773,9 +787,12 @@ export function computeFleetRollups(objects: readonly unknown[]): Map<unknown, F
 		}
 		if (typeof object.apiVersion !== 'string' || groupOf(object.apiVersion) !== fleetGroup) return;
 		switch (object.kind) {
-			case 'BundleDeployment':
-				bds.push(readBundleDeployment(object));
+			case 'BundleDeployment': {
+				const view = readBundleDeployment(object);
+				bundleDeploymentViews?.set(object, view);
+				bds.push(view);
 				break;
+			}
 			case 'Bundle':
 				bundles.push(object);
 				break;

@@ -4,6 +4,7 @@ import { computeHealth } from './argocdHealth.ts';
 import { decodeGoConditions } from './goConditions.ts';
 import { computeAsoStatus, isAsoGroup } from './aso.ts';
 import { computeFleetRollups, computeFleetStatus } from './fleet.ts';
+import type { BundleDeploymentView } from './fleetSummary.ts';
 import { computeFluxStatus, isFluxGroup } from './flux.ts';
 import { computeHarborStatus } from './harbor.ts';
 import { computeKstatus } from './kstatus.ts';
@@ -21,6 +22,8 @@ export interface StatusOptions {
 	readonly now?: number;
 	/** The WDS workload of a WorkStatus, when known. */
 	readonly workloadLookup?: WorkloadLookup;
+	/** BundleDeployments as the roll-ups of the same set read them (computeStatuses), so they are read once. */
+	readonly bundleDeploymentViews?: ReadonlyMap<unknown, BundleDeploymentView>;
 }
 
 /** Which system's rules apply to an object, from its API group. */
@@ -71,7 +74,11 @@ function systemVerdictOf(
 ): SystemVerdict {
 	switch (system) {
 		case 'fleet':
-			return computeFleetStatus(object, conditionListOf(object));
+			return computeFleetStatus(
+				object,
+				conditionListOf(object),
+				options.bundleDeploymentViews?.get(object),
+			);
 		case 'kubestellar':
 			return computeKubestellarStatus(object, options.workloadLookup);
 		case 'harbor':
@@ -126,7 +133,8 @@ export function computeStatuses(
 	objects: readonly unknown[],
 	options: StatusOptions = {},
 ): StatusResult[] {
-	const rollups = computeFleetRollups(objects);
+	const bundleDeploymentViews = new Map<unknown, BundleDeploymentView>();
+	const rollups = computeFleetRollups(objects, bundleDeploymentViews);
 	// Built on the first WorkStatus that asks: most sets hold none.
 	let workloads: Map<string, unknown> | undefined;
 	const workloadsByKey = (): Map<string, unknown> => {
@@ -145,7 +153,7 @@ export function computeStatuses(
 			workloadsByKey().get(
 				`${typeof sourceRef.group === 'string' ? sourceRef.group : ''}|${String(sourceRef.kind)}|${typeof sourceRef.namespace === 'string' ? sourceRef.namespace : ''}|${String(sourceRef.name)}`,
 			));
-	const objectOptions: StatusOptions = { ...options, workloadLookup };
+	const objectOptions: StatusOptions = { ...options, workloadLookup, bundleDeploymentViews };
 	return objects.map((object) => {
 		const result = computeStatus(object, objectOptions);
 		const computed = rollups.get(object);
