@@ -37,7 +37,7 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
 	uriFor(name: string, text: string, rootId?: string): vscode.Uri {
 		const uri = vscode.Uri.from({
 			scheme: this.scheme,
-			path: `/${name.replace(/[^A-Za-z0-9._ ()-]+/g, '-')}`,
+			path: `/${name.replace(/[^A-Za-z0-9_. ()-]+/g, '-')}`,
 			...(rootId === undefined ? {} : { query: new URLSearchParams({ root: rootId }).toString() }),
 		});
 		this.texts.set(uri.toString(), text);

@@ -115,6 +115,8 @@ describe('fleet dump archives as roots', () => {
 		assert.ok(uri, 'an entry document was opened');
 		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
 		assert.equal(document.uri.scheme, 'kube-status-lens-dump');
+		// The tab names the archive and the entry as `fleet dump` wrote it.
+		assert.match(document.uri.path, /deleting\.tgz bundles_fleet-dumped_going-app\.yaml$/);
 		assert.match(document.getText(), /kind: Bundle/);
 		const diagnostic = await eventually("Fleet's check on the entry", () =>
 			vscode.languages
