@@ -304,11 +304,13 @@ export async function runStories(page, { out }) {
 	await story(
 		'a user clicks a step of the Explain chain and the object opens in the tree and in Explain',
 		async () => {
-			const preview = page.frameLocator('iframe.webview').frameLocator('iframe');
-			const step = preview.locator('ol li a').nth(1);
+			// A preview that navigates holds a pending frame beside the active one for a moment; the newest preview is last.
+			const preview = () =>
+				page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
+			const step = preview().locator('ol li a').nth(1);
 			await step.scrollIntoViewIfNeeded({ timeout: 30_000 });
 			await step.click();
-			await preview.locator('h1', { hasText: 'Bundle' }).first().waitFor({ timeout: 30_000 });
+			await preview().locator('h1', { hasText: 'Bundle' }).first().waitFor({ timeout: 30_000 });
 			await page.locator('.sidebar .monaco-list-row.selected').first().waitFor({ timeout: 10_000 });
 			await shot('explain-step.png');
 		},
@@ -325,6 +327,8 @@ export async function runStories(page, { out }) {
 			await tree.waitForRow('frontend-config');
 			await tree.contextMenu('frontend-config', 'Show Recorded Patch');
 			await editors.waitForTab('recorded patch');
+			// The pointer off the tree: its hover would cover a row.
+			await page.mouse.move(900, 500);
 			await shot('applied-resources.png');
 		},
 	);
