@@ -101,6 +101,16 @@ export function activateEngine(
 	);
 	const attention = new AttentionProvider(graph);
 	attention.tooltipSources = tooltipSources;
+	provider.isPinned = (node) => notifier.isPinned(node);
+	attention.isPinned = (node) => notifier.isPinned(node);
+	context.subscriptions.push(
+		notifier.onDidChangePins((node) => {
+			if (node.objectKey !== undefined) {
+				provider.redraw(graph.findNodesForObject(node.rootId, node.objectKey));
+			}
+			attention.graphChanged();
+		}),
+	);
 	context.subscriptions.push(attention, attention.attach(attentionPlace.view));
 	const refreshSummary = registerProblemsSummary(context, { graph, view, live });
 	const startWork = startOnFirstUse({

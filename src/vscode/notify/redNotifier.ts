@@ -53,6 +53,9 @@ export class RedNotifier implements vscode.Disposable {
 	private pending: RedObject[] = [];
 	private debounceTimer: ReturnType<typeof setTimeout> | undefined;
 	private lookTimer: ReturnType<typeof setTimeout> | undefined;
+	private readonly pinsEmitter = new vscode.EventEmitter<TreeNode>();
+	/** A row's object was pinned or unpinned: its rows offer the other command now. */
+	readonly onDidChangePins = this.pinsEmitter.event;
 
 	constructor(deps: {
 		readonly graph: ResourceGraph;
@@ -95,6 +98,11 @@ export class RedNotifier implements vscode.Disposable {
 		this.notifyPending();
 	}
 
+	/** Whether the object a row shows is pinned (its rows offer "Stop Notifying", the others "Notify When…"). */
+	isPinned(node: TreeNode): boolean {
+		return node.objectKey !== undefined && this.pins.has(pinKeyOf(node.rootId, node.objectKey));
+	}
+
 	async pin(id: unknown, pinned: boolean): Promise<string | undefined> {
 		const node =
 			typeof id === 'string'
@@ -111,6 +119,7 @@ export class RedNotifier implements vscode.Disposable {
 		else this.pins.delete(key);
 		await this.memento.update(pinsKey, [...this.pins]);
 		void vscode.commands.executeCommand('setContext', hasPinsContext, this.pins.size > 0);
+		this.pinsEmitter.fire(node);
 		this.look();
 		void vscode.window.setStatusBarMessage(
 			pinned
@@ -195,6 +204,7 @@ export class RedNotifier implements vscode.Disposable {
 	}
 
 	dispose(): void {
+		this.pinsEmitter.dispose();
 		clearTimeout(this.debounceTimer);
 		clearTimeout(this.lookTimer);
 	}

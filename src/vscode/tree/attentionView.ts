@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { attentionList, type AttentionItem } from '../../core/tree/attention.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import { visibleLine } from '../../core/text/visible.ts';
+import type { TreeNode } from '../../core/tree/treeNode.ts';
 import { contextValueOf } from './contextValues.ts';
 import { iconOf, tooltipFor, type TooltipSources } from './treeItems.ts';
 
@@ -19,6 +20,8 @@ export class AttentionProvider implements vscode.TreeDataProvider<string>, vscod
 	private readonly graph: ResourceGraph;
 	/** Where live objects were read and which Events are known, set by the engine. */
 	tooltipSources: TooltipSources = {};
+	/** Whether a row's object is pinned for notifications, set by the engine: the row's menu offers to unpin it. */
+	isPinned: (node: TreeNode) => boolean = () => false;
 	private items: AttentionItem[] | undefined;
 	private byId = new Map<string, AttentionItem>();
 	private visible = false;
@@ -79,7 +82,7 @@ export class AttentionProvider implements vscode.TreeDataProvider<string>, vscod
 		row.id = id;
 		row.description = visibleLine(item.description);
 		row.iconPath = iconOf(node);
-		row.contextValue = contextValueOf(node);
+		row.contextValue = `${contextValueOf(node)}${this.isPinned(node) ? ':pinned' : ''}`;
 		row.accessibilityInformation = { label: `${row.label as string}, ${row.description}` };
 		row.command = {
 			title: 'Reveal in the Tree',

@@ -78,6 +78,8 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 	private readonly ageTimer = setInterval(() => this.redrawAges(), ageRedrawMs);
 	/** Reads what a BundleDeployment or Kustomization applied when it opens (live roots only), set by the engine. */
 	appliedReads: AppliedResourceReads | undefined;
+	/** Whether a row's object is pinned for notifications, set by the engine: the row's menu offers to unpin it. */
+	isPinned: (node: TreeNode) => boolean = () => false;
 	/** The table behind the tooltips' Read-from links, set by the engine. */
 	readFromLinks: ReadFromLinks | undefined;
 
@@ -212,6 +214,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			(!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
 		if (node.stateSince) this.agedIds.add(id);
 		const item = treeItemOf(node, open, Date.now());
+		if (node.kind === 'object' && this.isPinned(node)) item.contextValue += ':pinned';
 		if (node.kind === 'resource') {
 			const parentKey = node.parentId ? this.graph.node(node.parentId)?.objectKey : undefined;
 			item.contextValue = appliedRowContextValue(node, appliedRowRoleOf(node.id, parentKey));

@@ -67,7 +67,14 @@ describe('what happened, and notice when it turns red', () => {
 			const found = findNode(api, 'notify-charts', 'object');
 			return found?.tone === 'ok' && found;
 		});
+		const other = findNode(api, 'podinfo', 'object');
+		assert.ok(other, 'another object of the workspace');
 		await vscode.commands.executeCommand('kubeStatusLens.notify.pin', node.id);
+		// Its row offers "Stop Notifying" now; the others still offer to notify (their menus follow contextValue).
+		await eventually('the pinned row marked as pinned', () =>
+			/:pinned$/.test(api.provider.getTreeItem(node.id).contextValue ?? '') ? true : undefined,
+		);
+		assert.doesNotMatch(api.provider.getTreeItem(other.id).contextValue ?? '', /:pinned/);
 		const before = api.notifier.notified.length;
 		await write('notify-charts.yaml', helmRepository('notify-charts', 'False', 'index 404'));
 		await eventually('one notification', () => api.notifier.notified.length > before);
@@ -84,5 +91,6 @@ describe('what happened, and notice when it turns red', () => {
 		api.notifier.flush();
 		assert.equal(api.notifier.notified.length, before + 1, 'still red: no second notification');
 		await vscode.commands.executeCommand('kubeStatusLens.notify.unpin', node.id);
+		assert.doesNotMatch(api.provider.getTreeItem(node.id).contextValue ?? '', /:pinned/);
 	});
 });

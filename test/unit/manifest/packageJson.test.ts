@@ -45,6 +45,23 @@ describe('package.json', () => {
 		assert.deepEqual([...contributed].sort(), [...registered].sort());
 	});
 
+	it('offers a row "Notify When It Turns Red" or "Stop Notifying", by whether that row is pinned', () => {
+		const rowPattern = (command: string): RegExp => {
+			const entry = (manifest.contributes.menus['view/item/context'] ?? []).find(
+				(candidate) => candidate.command === command,
+			);
+			const source = /viewItem =~ \/(.*?)\/(?: |$)/.exec(entry?.when ?? '')?.[1];
+			assert.ok(source, `${command} has a viewItem pattern`);
+			return new RegExp(source);
+		};
+		const pin = rowPattern('kubeStatusLens.notify.pin');
+		const unpin = rowPattern('kubeStatusLens.notify.unpin');
+		const plain = 'kubeStatusLens:live:flux:HelmRepository:Failed:problem';
+		const pinned = `${plain}:pinned`;
+		assert.deepEqual([pin.test(plain), unpin.test(plain)], [true, false]);
+		assert.deepEqual([pin.test(pinned), unpin.test(pinned)], [false, true]);
+	});
+
 	it('puts every command under the Kube Status Lens category', () => {
 		for (const entry of manifest.contributes.commands) {
 			assert.equal(entry.category, 'Kube Status Lens', entry.command);
