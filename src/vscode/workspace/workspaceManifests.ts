@@ -86,6 +86,7 @@ const batchMs = 50;
 
 /** From how many files a full read parses in a worker thread (below, starting one costs more than it saves). */
 const workerFromFiles = 30;
+const manifestPath = /\.(ya?ml|json)$/i;
 
 /** A file's objects and the parser's problems (zero-based lines), or why it gave none. */
 type ParsedFile =
@@ -165,11 +166,21 @@ export class WorkspaceManifests implements vscode.Disposable {
 
 	private async initialScan(): Promise<void> {
 		const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}');
+		const folderWatcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
 		this.disposables.push(
 			watcher,
 			watcher.onDidChange((uri) => this.schedule(uri)),
 			watcher.onDidCreate(() => this.scheduleRescan()),
 			watcher.onDidDelete((uri) => this.forget(uri)),
+			// A folder moved in or out (a checkout, an unpacked archive, `mv`) is reported as the folder alone, not
+			// its files: a listing finds what it brought or took (only new files are read).
+			folderWatcher,
+			folderWatcher.onDidCreate((uri) => {
+				if (!manifestPath.test(uri.path)) this.scheduleRescan();
+			}),
+			folderWatcher.onDidDelete((uri) => {
+				if (!manifestPath.test(uri.path)) this.scheduleRescan();
+			}),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRescan()),
 			vscode.workspace.onDidChangeConfiguration((event) => {
 				if (

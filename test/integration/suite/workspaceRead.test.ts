@@ -1,7 +1,7 @@
 // A read of many files at once parses them in a worker thread (src/files/manifestWorker.ts, bundled beside the
 // engine): the tree must hold what parsing on the extension's own thread gives, exact int64 generations included.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { parseManifests } from '../../../src/core/manifest/parse.ts';
@@ -45,12 +45,16 @@ describe('a read of many files', () => {
 		const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 		assert.ok(workspace);
 		const folder = join(workspace, 'many-files');
-		mkdirSync(folder);
+		// Written beside the workspace and moved in at once: the files arrive in one read, as a checkout or an unpacked
+		// archive does, not one by one as the test writes them (which a slow machine would read as many small reads).
+		const staging = join(workspace, '..', `many-files-staging-${process.pid}`);
+		mkdirSync(staging);
 		try {
 			for (let index = 0; index < repositories; index++) {
-				writeFileSync(join(folder, `repository-${index}.yaml`), helmRepository(index));
+				writeFileSync(join(staging, `repository-${index}.yaml`), helmRepository(index));
 			}
-			writeFileSync(join(folder, 'behind.yaml'), behindYaml);
+			writeFileSync(join(staging, 'behind.yaml'), behindYaml);
+			renameSync(staging, folder);
 			const inFolder = () =>
 				api.graph
 					.objectsOf('workspace')
@@ -85,7 +89,14 @@ describe('a read of many files', () => {
 				computeStatus(behind).message,
 				computeStatus(structuredClone(behind)).message,
 			);
+			// Moved out again at once: its objects leave the tree.
+			renameSync(folder, staging);
+			await eventually(
+				() => `the moved-out folder's objects gone (${inFolder().length} left)`,
+				() => inFolder().length === 0,
+			);
 		} finally {
+			rmSync(staging, { recursive: true, force: true });
 			rmSync(folder, { recursive: true, force: true });
 		}
 	});
