@@ -55,11 +55,16 @@ function formatterOfLocale(): (ms: number) => string {
 }
 
 /**
- * The path of a document a chain item's link opens, before its key: "/Explain step #s12.md". The "#" is one uriFor
- * never writes, so no object's own document reads as a step.
+ * The path of a document a chain item's link opens ends in its key: "/Explain Bundle shop-frontend #s12.md" (the name
+ * is for the tab; only the key is read). The "#" is one uriFor never writes, so no object's own document reads as a step.
  */
-const stepPathPrefix = 'Explain step #';
+const stepKeyAtEnd = / #(s\d+)\.md$/;
 const keptStepLinks = 500;
+
+/** A name for a document's path: the tab shows it; what it names is never read back from it. */
+function safeName(text: string): string {
+	return text.replace(/[^A-Za-z0-9._() -]+/g, '-').slice(0, 100) || 'item';
+}
 
 /** The URI scheme of the read-only "Explain status" documents. */
 export const explainScheme = 'kube-status-lens-explain';
@@ -96,7 +101,7 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 		const node = this.graph.node(nodeId);
 		const root = node ? this.graph.node(node.rootId)?.label : undefined;
 		const named = root && root !== label ? `${label} (${root})` : label;
-		const safe = named.replace(/[^A-Za-z0-9._() -]+/g, '-').slice(0, 100) || 'item';
+		const safe = safeName(named);
 		const uri = vscode.Uri.from({
 			scheme: explainScheme,
 			path: `/Explain ${safe}.md`,
@@ -113,8 +118,8 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 	}
 
 	/**
-	 * The link of a chain item: `Explain%20step%20<key>.md`, relative to the document, so the Markdown preview (which
-	 * runs no command links) opens it in place; the key is one this provider made, never data.
+	 * The link of a chain item: `Explain%20<kind>%20<name>%20%23<key>.md`, relative to the document, so the Markdown
+	 * preview (which runs no command links) opens it in place; what opens is found by the key, one this provider made.
 	 */
 	private stepLinkOf(node: TreeNode): string {
 		let key = this.stepKeys.get(node.id);
@@ -130,14 +135,13 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 				}
 			}
 		}
-		return `${encodeURIComponent(stepPathPrefix)}${key}.md`;
+		const named = safeName(`${node.ref?.kind ?? ''} ${node.label}`.trim());
+		return encodeURIComponent(`Explain ${named} #${key}.md`);
 	}
 
 	/** The node a document explains: its query's, or for a chain item's link the node its key stands for. */
 	private nodeOfDocument(uri: vscode.Uri): string | undefined {
-		const step = uri.path.startsWith(`/${stepPathPrefix}`)
-			? /^s\d+(?=\.md$)/.exec(uri.path.slice(stepPathPrefix.length + 1))?.[0]
-			: undefined;
+		const step = stepKeyAtEnd.exec(uri.path)?.[1];
 		if (step === undefined) return new URLSearchParams(uri.query).get('node') ?? '';
 		const nodeId = this.stepNodes.get(step);
 		if (nodeId === undefined) return undefined;

@@ -79,7 +79,7 @@ describe('applied-resource rows and Read-from links', () => {
 		const text = (await vscode.workspace.openTextDocument(uri)).getText();
 		const links = [...text.matchAll(/^\d+\. \*\*\[([^\]]+)\]\(([^)]+)\)\*\*/gm)];
 		assert.ok(links.length >= 2, text);
-		for (const [, , target] of links) assert.match(target ?? '', /^Explain%20step%20%23s\d+\.md$/);
+		for (const [, , target] of links) assert.match(target ?? '', /^Explain%20.+%20%23s\d+\.md$/);
 		// What the Markdown preview does with a relative link: the document's folder joined with the decoded path.
 		const [, title, target] = links[1] ?? [];
 		const followed = uri.with({ path: `/${decodeURIComponent(target ?? '')}` });
@@ -94,7 +94,12 @@ describe('applied-resource rows and Read-from links', () => {
 			step.startsWith(`# ${revealed.ref?.kind ?? ''} `),
 			`${revealed.label} is the item followed`,
 		);
-		const stale = uri.with({ path: '/Explain step #s999999.md' });
+		// The tab names the object followed, not a key.
+		assert.match(
+			followed.path,
+			new RegExp(`^/Explain ${revealed.ref?.kind ?? ''} ${revealed.label} #s\\d+\\.md$`),
+		);
+		const stale = uri.with({ path: '/Explain Bundle gone #s999999.md' });
 		assert.match(
 			(await vscode.workspace.openTextDocument(stale)).getText(),
 			/^# This link is out of date/,
