@@ -780,4 +780,12 @@ export const demoClusters: readonly DemoCluster[] = [
 		namespace: 'default',
 		timeline: platformTimeline,
 	},
+	{
+		// A Fleet downstream cluster, named as its Cluster: what a BundleDeployment applied is read here.
+		name: 'prod-us-1',
+		groups: ['', 'apps'],
+		folder: 'prod-us-1',
+		namespace: 'shop',
+		timeline: () => [],
+	},
 ];

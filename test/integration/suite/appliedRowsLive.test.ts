@@ -148,6 +148,22 @@ describe('what an object applied, read live', () => {
 		);
 	});
 
+	it('reads what a BundleDeployment applied from the open context named as its Cluster', async () => {
+		const api = await extensionApi();
+		const bd = await eventually('the shop-frontend BundleDeployment of prod-us-1', () =>
+			walk(api).find(
+				(node) =>
+					node.kind === 'object' &&
+					node.rootId === 'live:fleet-mgmt' &&
+					node.ref?.kind === 'BundleDeployment' &&
+					node.ref.name === 'shop-frontend' &&
+					node.ref.namespace?.includes('-prod-us-1-') === true,
+			),
+		);
+		const description = await settledRow(api, bd, 'Deployment shop/frontend');
+		assert.match(description, /^Current \(live\) · /);
+	});
+
 	it('says where a downstream BundleDeployment’s resources are when no open context is named as its Cluster', async () => {
 		const api = await extensionApi();
 		const bd = await eventually('a BundleDeployment in fleet-mgmt', () =>
@@ -156,6 +172,8 @@ describe('what an object applied, read live', () => {
 					node.kind === 'object' &&
 					node.rootId === 'live:fleet-mgmt' &&
 					node.ref?.kind === 'BundleDeployment' &&
+					// The demo opens a context for prod-us-1 only.
+					!node.ref.namespace?.includes('-prod-us-1-') &&
 					node.hasChildren,
 			),
 		);
@@ -166,7 +184,7 @@ describe('what an object applied, read live', () => {
 			.tooltip as vscode.MarkdownString;
 		assert.match(
 			tooltip.value.replaceAll('\\', ''),
-			/no open context is named (prod-eu-1|prod-us-1|staging-1)/,
+			/no open context is named (prod-eu-1|staging-1)/,
 		);
 		assert.equal(
 			await vscode.commands.executeCommand('kubeStatusLens.live.openYaml', row.id),
