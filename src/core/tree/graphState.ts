@@ -353,7 +353,9 @@ export function rootCountsText(root: Root): string {
 	copied = Math.min(copied, root.entries.size);
 	const objects = root.entries.size - copied;
 	const errors = root.errors.size;
-	return `${objects} object${objects === 1 ? '' : 's'}${copied > 0 ? ` + ${copied} from other contexts` : ''}${errors > 0 ? ` · ${errors} in error` : ''}`;
+	// Objects that no system places (a plain Deployment with no BindingPolicy, a ConfigMap) leave an open root empty.
+	const noneShown = objects > 0 && (root.vertex.children?.size ?? 0) === 0;
+	return `${objects} object${objects === 1 ? '' : 's'}${noneShown ? ', none of the kinds this view shows' : ''}${copied > 0 ? ` + ${copied} from other contexts` : ''}${errors > 0 ? ` · ${errors} in error` : ''}`;
 }
 
 /** Nothing collected yet for an operation on a root. */

@@ -1467,3 +1467,39 @@ describe('resource graph: incremental updates', () => {
 		assert.deepEqual(again, { changed: [], structureChanged: [], rootsChanged: false });
 	});
 });
+
+describe('a root whose objects the tree does not place', () => {
+	it('says none of its objects are of a kind the view shows, instead of counting them above no rows', () => {
+		const graph = new ResourceGraph();
+		graph.addRoot('live:downstream', 'downstream', 'live');
+		const deployment = {
+			apiVersion: 'apps/v1',
+			kind: 'Deployment',
+			metadata: { name: 'frontend', namespace: 'shop' },
+		};
+		const configMap = {
+			apiVersion: 'v1',
+			kind: 'ConfigMap',
+			metadata: { name: 'c', namespace: 'shop' },
+		};
+		graph.setSourceObjects('live:downstream', 'objects', [
+			{ object: deployment },
+			{ object: configMap },
+		]);
+		const root = graph.roots()[0];
+		assert.ok(root);
+		assert.deepEqual(graph.children(root.id), []);
+		assert.equal(root.description, '2 objects, none of the kinds this view shows');
+		// Once something is placed, the root counts as before.
+		graph.setSourceObjects('live:downstream', 'more', [
+			{
+				object: {
+					apiVersion: 'source.toolkit.fluxcd.io/v1',
+					kind: 'HelmRepository',
+					metadata: { name: 'charts', namespace: 'flux-system' },
+				},
+			},
+		]);
+		assert.equal(graph.roots()[0]?.description, '3 objects');
+	});
+});
