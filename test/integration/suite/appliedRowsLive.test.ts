@@ -1,44 +1,18 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import * as vscode from 'vscode';
-import { parse } from 'yaml';
 import type { TreeNode } from '../../../src/core/tree/treeNode.ts';
-import { eventually, extensionApi, walk } from './support.ts';
+import { demoRequest, eventually, extensionApi, walk } from './support.ts';
 
 type Api = Awaited<ReturnType<typeof extensionApi>>;
 
-/** Sends a request to a context of the demo cluster (read from the suite's kubeconfig); answers the body. */
-function demoRequest(
+/** The body of a request to a context of the demo cluster. */
+async function demoBody(
 	context: string,
 	method: string,
 	path: string,
 	body?: unknown,
 ): Promise<string> {
-	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
-		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
-		users: { name: string; user: { token: string } }[];
-	};
-	const cluster = config.clusters.find((entry) => entry.name === context)?.cluster;
-	const token = config.users.find((entry) => entry.name === context)?.user.token;
-	assert.ok(cluster && token, `the kubeconfig has a ${context} context`);
-	return new Promise((resolve, reject) => {
-		const outgoing = request(
-			new URL(path, cluster.server),
-			{
-				method,
-				ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString(),
-				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-			},
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-			},
-		);
-		outgoing.on('error', reject);
-		outgoing.end(body === undefined ? undefined : JSON.stringify(body));
-	});
+	return (await demoRequest(context, method, path, body)).body;
 }
 
 function liveObject(api: Api, context: string, kind: string, name: string): TreeNode | undefined {
@@ -104,7 +78,7 @@ describe('what an object applied, read live', () => {
 		const label = 'HelmRepository flux-system/podinfo';
 		await settledRow(api, kustomization, label);
 		const added = JSON.parse(
-			await demoRequest('platform', 'POST', '/_faults', {
+			await demoBody('platform', 'POST', '/_faults', {
 				...fault,
 				method: 'GET',
 				path: 'helmrepositories/podinfo$',
@@ -115,7 +89,7 @@ describe('what an object applied, read live', () => {
 			api.provider.appliedReads?.collapsed(kustomization.id);
 			return await settledRow(api, kustomization, label);
 		} finally {
-			await demoRequest('platform', 'DELETE', `/_faults/${added.id}`);
+			await demoBody('platform', 'DELETE', `/_faults/${added.id}`);
 		}
 	}
 

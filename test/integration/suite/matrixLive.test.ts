@@ -2,78 +2,26 @@
 // on the server arriving in a Fleet cell (with the keys and the reveal still working), and a context in roll-ups-only
 // mode saying what it shows instead of a blank grid.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import * as vscode from 'vscode';
-import { parse } from 'yaml';
 import type { FromPanel } from '../../../src/core/matrix/matrixMessages.ts';
 import { cellAt, type MatrixCell } from '../../../src/core/matrix/rolloutMatrix.ts';
 import { objectKeyOf } from '../../../src/core/tree/linking.ts';
 import type { MatrixPanelHandle } from '../../../src/vscode/matrix/matrixPanel.ts';
-import { eventually, extensionApi, walk } from './support.ts';
+import { demoRequest, eventually, extensionApi, walk } from './support.ts';
 
-/** Sends a request to a context of the demo cluster (read from the suite's kubeconfig); resolves with the status. */
-function callDemo(context: string, method: string, path: string, body?: unknown): Promise<number> {
-	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
-		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
-		users: { name: string; user: { token: string } }[];
-	};
-	const cluster = config.clusters.find((entry) => entry.name === context)?.cluster;
-	const token = config.users.find((entry) => entry.name === context)?.user.token;
-	assert.ok(cluster && token, `the kubeconfig has a ${context} context`);
-	return new Promise((resolve, reject) => {
-		const outgoing = request(
-			new URL(path, cluster.server),
-			{
-				method,
-				ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString(),
-				headers: {
-					authorization: `Bearer ${token}`,
-					'content-type': 'application/merge-patch+json',
-				},
-			},
-			(response) => {
-				response.resume();
-				response.on('end', () => resolve(response.statusCode ?? 0));
-			},
-		);
-		outgoing.on('error', reject);
-		if (body !== undefined) outgoing.write(JSON.stringify(body));
-		outgoing.end();
-	});
+/** Sends a merge patch (or another request) to a context of the demo cluster; resolves with the status. */
+async function callDemo(
+	context: string,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<number> {
+	return (await demoRequest(context, method, path, body, 'application/merge-patch+json')).status;
 }
 
 /** GETs a JSON object from a context of the demo cluster. */
-function getDemo(context: string, path: string): Promise<Record<string, unknown>> {
-	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
-		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
-		users: { name: string; user: { token: string } }[];
-	};
-	const cluster = config.clusters.find((entry) => entry.name === context)?.cluster;
-	const token = config.users.find((entry) => entry.name === context)?.user.token;
-	assert.ok(cluster && token, `the kubeconfig has a ${context} context`);
-	return new Promise((resolve, reject) => {
-		const outgoing = request(
-			new URL(path, cluster.server),
-			{
-				ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString(),
-				headers: { authorization: `Bearer ${token}` },
-			},
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => {
-					try {
-						resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
-					} catch (error) {
-						reject(error instanceof Error ? error : new Error(String(error)));
-					}
-				});
-			},
-		);
-		outgoing.on('error', reject);
-		outgoing.end();
-	});
+async function getDemo(context: string, path: string): Promise<Record<string, unknown>> {
+	return JSON.parse((await demoRequest(context, 'GET', path)).body) as Record<string, unknown>;
 }
 
 function cellOf(

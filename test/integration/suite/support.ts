@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
 import * as vscode from 'vscode';
+import { parse } from 'yaml';
 import type { ExtensionApi } from '../../../src/vscode/extension.ts';
 import type { TreeNode } from '../../../src/core/tree/treeNode.ts';
 
@@ -58,4 +61,43 @@ export function findNode(
 			(typeof label === 'string' ? node.label === label : label.test(node.label)) &&
 			(!kind || node.kind === kind),
 	);
+}
+
+/** Sends a request to a context of the demo cluster (read from the suite's kubeconfig); answers status and body. */
+export function demoRequest(
+	context: string,
+	method: string,
+	path: string,
+	body?: unknown,
+	contentType = 'application/json',
+): Promise<{ readonly status: number; readonly body: string }> {
+	const config = parse(readFileSync(process.env.KUBECONFIG ?? '', 'utf8')) as {
+		clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
+		users: { name: string; user: { token: string } }[];
+	};
+	const cluster = config.clusters.find((entry) => entry.name === context)?.cluster;
+	const token = config.users.find((entry) => entry.name === context)?.user.token;
+	assert.ok(cluster && token, `the kubeconfig has a ${context} context`);
+	return new Promise((resolve, reject) => {
+		const outgoing = request(
+			new URL(path, cluster.server),
+			{
+				method,
+				ca: Buffer.from(cluster['certificate-authority-data'], 'base64').toString(),
+				headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+			},
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () =>
+					resolve({
+						status: response.statusCode ?? 0,
+						body: Buffer.concat(chunks).toString('utf8'),
+					}),
+				);
+			},
+		);
+		outgoing.on('error', reject);
+		outgoing.end(body === undefined ? undefined : JSON.stringify(body));
+	});
 }
