@@ -1,6 +1,6 @@
 // `check --format sarif`: SARIF 2.1.0 (OASIS), as code-scanning views read it. Every rule carries its documentation
-// (the section of docs/diagnostics.md for its code) and, when the package names an http(s) home, a link to it; no
-// absolute path of the machine that ran the check is written.
+// (the section of docs/diagnostics.md for its code) and a helpUri: that section on the web when the package names its
+// repository, else the source system's own page on what the rule checks; no absolute path of the machine is written.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -31,6 +31,64 @@ function buildFacts(): BuildFacts {
 }
 
 const docPath = 'docs/diagnostics.md';
+
+/**
+ * Where each rule's source system documents what the finding is about: the page a code-scanning view's "learn more"
+ * opens when the package names no home of its own, and a line of every rule's help either way.
+ */
+const upstreamReferences: readonly {
+	readonly codes: RegExp;
+	readonly title: string;
+	readonly uri: string;
+}[] = [
+	{ codes: /^yaml-/, title: 'YAML 1.2.2 specification', uri: 'https://yaml.org/spec/1.2.2/' },
+	{
+		codes: /^flux-/,
+		title: 'Flux HelmRepository API reference',
+		uri: 'https://fluxcd.io/flux/components/source/helmrepositories/',
+	},
+	{
+		codes: /^kubestellar-/,
+		title: 'KubeStellar documentation',
+		uri: 'https://docs.kubestellar.io/',
+	},
+	{
+		codes: /^(condition-|stale-observed-generation$)/,
+		title: 'Kubernetes API conventions: typical status properties',
+		uri: 'https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#typical-status-properties',
+	},
+	{
+		codes: /^status-(stalled|failed)$/,
+		title: 'kstatus (sigs.k8s.io/cli-utils)',
+		uri: 'https://github.com/kubernetes-sigs/cli-utils/tree/master/pkg/kstatus',
+	},
+	{
+		codes: /^status-(err-applied|modified|out-of-sync|wait-applied)$/,
+		title: 'Fleet status fields',
+		uri: 'https://fleet.rancher.io/ref-status-fields',
+	},
+	{
+		codes: /^status-unhealthy$/,
+		title: 'Harbor operator',
+		uri: 'https://github.com/goharbor/harbor-operator',
+	},
+	{
+		codes: /^status-(severity-error|waiting-for-owner)$/,
+		title: 'Azure Service Operator conditions',
+		uri: 'https://azure.github.io/azure-service-operator/guide/conditions/',
+	},
+	{
+		codes: /^fleet-/,
+		title: 'Fleet troubleshooting',
+		uri: 'https://fleet.rancher.io/troubleshooting',
+	},
+];
+
+function upstreamReferenceOf(
+	code: string,
+): { readonly title: string; readonly uri: string } | undefined {
+	return upstreamReferences.find((reference) => reference.codes.test(code));
+}
 
 const sarifLevels: Readonly<Record<FindingSeverity, 'error' | 'warning' | 'note'>> = {
 	error: 'error',
@@ -106,16 +164,22 @@ function ruleOf(code: FindingCode, facts: BuildFacts, docs: string | undefined):
 	const description = section ?? summary;
 	const where = `${docPath}#${code}`;
 	const link = docs ? `[${where}](${docs}#${code})` : `\`${where}\``;
+	const upstream = upstreamReferenceOf(code);
+	const helpUri = docs ? `${docs}#${code}` : upstream?.uri;
 	return {
 		id: code,
 		name: code,
 		shortDescription: { text: summary },
 		fullDescription: { text: plainText(description), markdown: description },
 		help: {
-			text: `${plainText(description)}\n\nSee ${where} in the Kube Status Lens repository.`,
-			markdown: `${description}\n\nSee ${link}.`,
+			text:
+				`${plainText(description)}\n\nSee ${where} in the Kube Status Lens repository.` +
+				(upstream ? `\nUpstream: ${upstream.title}, ${upstream.uri}` : ''),
+			markdown:
+				`${description}\n\nSee ${link}.` +
+				(upstream ? ` Upstream: [${upstream.title}](${upstream.uri}).` : ''),
 		},
-		...(docs ? { helpUri: `${docs}#${code}` } : {}),
+		...(helpUri ? { helpUri } : {}),
 		defaultConfiguration: { level: sarifLevels[severity] },
 		properties: { documentation: where },
 	};

@@ -88,20 +88,29 @@ describe(`kube-status-lens check --format sarif on Node ${process.versions.node}
 			assert.match(rule.help.markdown, /^\*\*What:\*\* /, rule.id);
 			assert.ok(rule.help.markdown.includes(`docs/diagnostics.md#${rule.id}`), rule.id);
 			assert.ok(rule.help.text.includes(`docs/diagnostics.md#${rule.id}`), rule.id);
-			if (rule.helpUri !== undefined) {
-				assert.match(rule.helpUri, new RegExp(`^https://\\S+/docs/diagnostics\\.md#${rule.id}$`));
-			}
+			assert.equal(typeof rule.helpUri, 'string', `${rule.id} has no helpUri`);
+			assert.match(rule.help.markdown, /Upstream: \[[^\]]+\]\(https:\/\/\S+\)\.$/, rule.id);
 		}
 		const duration = driver.rules.find((rule) => rule.id === 'flux-invalid-duration');
 		assert.match(duration.help.markdown, /Common slips: `1d` \(Go has no day unit\)/);
 	});
 
-	it('links the tool and each rule to the repository when package.json names one, and invents none', () => {
+	it('links each rule to its documentation: the repository when package.json names one, else the source system; invents no home', () => {
 		const { driver } = sarifOf(join(folder, 'repo'), 'flux').log.runs[0].tool;
 		const repository = packageJson.repository ?? packageJson.homepage;
 		if (repository === undefined) {
 			assert.equal(driver.informationUri, undefined);
-			assert.ok(driver.rules.every((rule) => rule.helpUri === undefined));
+			assert.ok(driver.rules.every((rule) => !rule.helpUri.includes('docs/diagnostics.md')));
+			const byId = new Map(driver.rules.map((rule) => [rule.id, rule.helpUri]));
+			assert.equal(
+				byId.get('fleet-git-repos-unpolled'),
+				'https://fleet.rancher.io/troubleshooting',
+			);
+			assert.equal(
+				byId.get('status-waiting-for-owner'),
+				'https://azure.github.io/azure-service-operator/guide/conditions/',
+			);
+			assert.match(byId.get('status-stalled'), /cli-utils\/tree\/master\/pkg\/kstatus$/);
 		} else {
 			assert.match(driver.informationUri, /^https?:\/\//);
 			assert.ok(driver.rules.every((rule) => typeof rule.helpUri === 'string'));
