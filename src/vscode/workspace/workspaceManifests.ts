@@ -81,8 +81,13 @@ interface FileObjects {
 	readonly objects: readonly SourceObject[];
 }
 
-/** How long parsed files wait to go into the graph together during a full read. */
-const batchMs = 50;
+/**
+ * How long parsed files wait to go into the graph together during a full read: 50 ms after the first file, then twice
+ * as long each time up to 800 ms. Every batch refreshes the tree and everything that follows the graph, so a big
+ * workspace fills in a handful of steps instead of one per 50 ms (which cost a fifth of the CPU of 10,000 objects).
+ */
+const firstBatchMs = 50;
+const lastBatchMs = 800;
 
 /** From how many files a full read parses in a worker thread (below, starting one costs more than it saves). */
 const workerFromFiles = 30;
@@ -283,10 +288,10 @@ export class WorkspaceManifests implements vscode.Disposable {
 					let done = 0;
 					let next = 0;
 					let reportedAt = 0;
-					// How far the read is, at most every 100 ms: in the window's progress and, on the first read, on the
+					// How far the read is, at most every 250 ms: in the window's progress and, on the first read, on the
 					// root itself, which already shows what has been read.
 					const reportProgress = (): void => {
-						if (done < toRead.length && Date.now() - reportedAt < 100) return;
+						if (done < toRead.length && Date.now() - reportedAt < 250) return;
 						reportedAt = Date.now();
 						const message = `${done}/${toRead.length} files`;
 						progress.report({ message });
@@ -317,10 +322,12 @@ export class WorkspaceManifests implements vscode.Disposable {
 					// whatever was parsed in the last 50 ms.
 					let batch: FileObjects[] = [];
 					let appliedAt = 0;
+					let batchMs = firstBatchMs;
 					const apply = (): void => {
 						if (batch.length === 0) return;
 						const applying = batch;
 						batch = [];
+						if (appliedAt !== 0) batchMs = Math.min(batchMs * 2, lastBatchMs);
 						appliedAt = Date.now();
 						this.apply(applying);
 					};
