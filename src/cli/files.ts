@@ -1,6 +1,8 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventsByObject, kindsHeldWhole, readDumpEntry } from '../core/manifest/fleetDump.ts';
+import type { JsonBytes } from '../core/manifest/jsonManifests.ts';
 import { parseManifests, type ParsedObject, type ParseResult } from '../core/manifest/parse.ts';
 import type { KubeEvent } from '../core/model/kubeEvent.ts';
 import { getString } from '../core/model/object.ts';
@@ -93,6 +95,21 @@ function tooLarge(size: number, limit: number, exact: boolean): string {
 	return `${exact ? sizeText(size) : `more than ${sizeText(limit)}`} is over the limit of ${sizeText(limit)} per file (raise it with --max-file-size ${suggestion}M)`;
 }
 
+/**
+ * A file's bytes for the JSON reader of core/manifest/jsonManifests.ts, when their text is what decodeFileBytes reads
+ * from them byte for byte (UTF-8 without a byte-order mark; control characters make no valid JSON).
+ */
+export function jsonBytesOf(bytes: Buffer): JsonBytes | undefined {
+	if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
+	const encoding = isAscii(bytes) ? 'latin1' : isUtf8(bytes) ? 'utf8' : undefined;
+	if (encoding === undefined) return undefined;
+	return {
+		bytes,
+		decode: (start, end) => bytes.toString(encoding, start, end),
+		indexOf: (needle, from) => bytes.indexOf(needle, from),
+	};
+}
+
 /** A file's bytes, or why they were not read, in the CLI's words. */
 function readFileBytes(
 	path: string,
@@ -183,6 +200,7 @@ function readEachManifestText(
 	stderr: (text: string) => void,
 	limits: ReadLimits,
 	visit: (file: string, text: string) => void,
+	readBytes?: (file: string, bytes: Buffer) => boolean,
 ): number {
 	let unreadableCount = 0;
 	const { files, unreadable } = collectManifestFiles(paths);
@@ -192,14 +210,20 @@ function readEachManifestText(
 	}
 	const scratch: { buffer: Buffer | undefined } = { buffer: undefined };
 	for (const file of files) {
+		let read: { bytes: Buffer } | { error: string };
+		try {
+			read = readFileBytes(file, limits, scratch);
+		} catch (error) {
+			read = { error: (error as Error).message };
+		}
+		// Outside the try: what `readBytes` and `visit` throw (stdout closed by its reader) is no read error.
+		if ('bytes' in read && readBytes?.(file, read.bytes)) continue;
 		let decoded: { text: string } | { error: string };
 		try {
-			const read = readFileBytes(file, limits, scratch);
 			decoded = 'bytes' in read ? decodeFileBytes(read.bytes) : read;
 		} catch (error) {
 			decoded = { error: (error as Error).message };
 		}
-		// Outside the try: what `visit` throws (stdout closed by its reader) is no read error.
 		if ('text' in decoded) visit(file, decoded.text);
 		else {
 			stderr(`${visibleLine(file)}: cannot read: ${visibleLine(decoded.error)}\n`);
@@ -359,7 +383,9 @@ async function readDumpArchives(
 /**
  * Reads and parses (YAML, `kind: List`, JSON) the manifest files under the paths one at a time, handing each to
  * `visit`; what cannot be read or parsed is reported on stderr as `file:line:column: message` (parse problems after
- * the read errors) and flagged. Returns how many paths and files could not be read or parsed.
+ * the read errors) and flagged. Returns how many paths and files could not be read or parsed. `readBytes` is handed
+ * each file's bytes first (valid until the next file is read) and may take the file whole: true, and the file is
+ * neither decoded nor parsed here (it has no problems to report).
  */
 export function readEachManifest(
 	paths: readonly string[],
@@ -367,20 +393,27 @@ export function readEachManifest(
 	limits: ReadLimits,
 	visit: (file: ManifestFile) => void,
 	dumpEntries: readonly ManifestFile[] = [],
+	readBytes?: (file: string, bytes: Buffer) => boolean,
 ): number {
 	const problemLines: string[] = [];
 	let unparsedCount = 0;
-	const unreadableCount = readEachManifestText(paths, stderr, limits, (file, text) => {
-		const parsed = parseManifests(text, { fileName: file });
-		if (parsed.problems.length > 0) unparsedCount++;
-		for (const problem of parsed.problems) {
-			const { line, character } = problem.range.start;
-			problemLines.push(
-				`${visibleLine(file)}:${line + 1}:${character + 1}: ${visibleLine(problem.message)}\n`,
-			);
-		}
-		visit({ file, text, parsed });
-	});
+	const unreadableCount = readEachManifestText(
+		paths,
+		stderr,
+		limits,
+		(file, text) => {
+			const parsed = parseManifests(text, { fileName: file });
+			if (parsed.problems.length > 0) unparsedCount++;
+			for (const problem of parsed.problems) {
+				const { line, character } = problem.range.start;
+				problemLines.push(
+					`${visibleLine(file)}:${line + 1}:${character + 1}: ${visibleLine(problem.message)}\n`,
+				);
+			}
+			visit({ file, text, parsed });
+		},
+		readBytes,
+	);
 	for (const line of problemLines) stderr(line);
 	for (const entry of dumpEntries) visit(entry);
 	return unreadableCount + unparsedCount;

@@ -48,9 +48,12 @@ const cachedStringsLimit = 10_000;
 const cachedStringLength = 256;
 
 /**
- * Output written as UTF-8 bytes into batches of about a MiB, each handed to `write` whole (a batch is never reused:
- * the writer may keep it) and holding whole characters only. Writing bytes as they are made avoids building strings
- * of strings that are flattened and then encoded again; text that recurs (kinds, states, messages) is encoded once.
+ * Output written as UTF-8 bytes into batches of about a MiB, each handed to `write` whole and holding whole
+ * characters only. `write` must be done with the bytes when it returns: the batch is written over next (a fresh buffer
+ * per batch cost more than the rest of the writing on a big dump). Writing bytes as they are made avoids building
+ * strings of strings that are flattened and then encoded again; text that recurs (kinds, states, messages) is encoded
+ * once. What is written between `begin` and `commit` is held until the commit (the batch grows), and `rollback`
+ * takes it back.
  */
 export class ByteBatches {
 	private readonly write: (bytes: Uint8Array) => void;
@@ -58,6 +61,8 @@ export class ByteBatches {
 	private length = 0;
 	private readonly encodedFields = new Map<Uint8Array, Map<string, Buffer>>();
 	private encodedCount = 0;
+	/** Where the bytes held until a commit start in the batch; -1 outside begin/commit. */
+	private heldFrom = -1;
 
 	constructor(write: (bytes: Uint8Array) => void) {
 		this.write = write;
@@ -106,18 +111,41 @@ export class ByteBatches {
 		}
 	}
 
-	/** Hands over what is written so far. */
+	/** Hands over what is written so far (what is held for a commit stays). */
 	flush(): void {
-		if (this.length === 0) return;
-		this.write(this.buffer.subarray(0, this.length));
-		this.buffer = Buffer.allocUnsafe(batchLength);
-		this.length = 0;
+		const end = this.heldFrom < 0 ? this.length : this.heldFrom;
+		if (end === 0) return;
+		this.write(this.buffer.subarray(0, end));
+		if (end < this.length) this.buffer.copyWithin(0, end, this.length);
+		this.length -= end;
+		if (this.heldFrom > 0) this.heldFrom = 0;
+	}
+
+	/** Holds what is written from here on until `commit` or `rollback`. */
+	begin(): void {
+		this.heldFrom = this.length;
+	}
+
+	/** Lets go of what was held since `begin`: it is handed over with the rest. */
+	commit(): void {
+		this.heldFrom = -1;
+		if (this.length >= batchLength) this.flush();
+	}
+
+	/** Takes back what was written since `begin`. */
+	rollback(): void {
+		if (this.heldFrom >= 0) this.length = this.heldFrom;
+		this.heldFrom = -1;
 	}
 
 	private reserve(bytes: number): void {
 		if (this.length + bytes <= this.buffer.length) return;
 		this.flush();
-		if (bytes > this.buffer.length) this.buffer = Buffer.allocUnsafe(bytes);
+		if (this.length + bytes > this.buffer.length) {
+			const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+			this.buffer.copy(larger, 0, 0, this.length);
+			this.buffer = larger;
+		}
 	}
 }
 
@@ -147,6 +175,19 @@ export class JsonArrayWriter<T> {
 		if (!this.writeValue(this.out, value)) {
 			this.out.text(`  ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`);
 		}
+	}
+
+	/** Holds the values added from here on until `commit`, or takes them back on `rollback` (see ByteBatches). */
+	begin(): { commit: () => void; rollback: () => void } {
+		const started = this.started;
+		this.out.begin();
+		return {
+			commit: () => this.out.commit(),
+			rollback: () => {
+				this.out.rollback();
+				this.started = started;
+			},
+		};
 	}
 
 	/** Closes the array and hands over the rest; nothing may be added after. */

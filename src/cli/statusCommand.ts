@@ -1,10 +1,12 @@
 import { refOf } from '../core/model/object.ts';
 import { computeStatuses } from '../core/status/registry.ts';
-import { statusStandsAlone } from '../core/status/standalone.ts';
+import { visitJsonListItems } from '../core/manifest/jsonManifests.ts';
+import { standaloneStatusReader, statusStandsAlone } from '../core/status/standalone.ts';
 import { toneRank, type StatusResult, type Tone } from '../core/status/result.ts';
 import type { KubeEvent } from '../core/model/kubeEvent.ts';
 import {
 	archiveLimitsUsage,
+	jsonBytesOf,
 	maxFileSizeOption,
 	readEachManifest,
 	readingDumpArchives,
@@ -20,7 +22,10 @@ import { defaultTableWidth, exitCodeOf, summaryLines, tableLines } from './statu
 /** Where the command writes, so tests can capture it. */
 export interface CommandIo {
 	readonly stdout: (text: string) => void;
-	/** Writes bytes to stdout (whole UTF-8 text), when the caller can take them without decoding. */
+	/**
+	 * Writes bytes to stdout (whole UTF-8 text), when the caller can take them without decoding; the bytes are written
+	 * over once it returns.
+	 */
 	readonly stdoutBytes?: (bytes: Uint8Array) => void;
 	readonly stderr: (text: string) => void;
 	readonly isTty: boolean;
@@ -384,6 +389,32 @@ function reportStatus(
 				lines: number[];
 		  }
 		| undefined;
+	// A List as `kubectl get -o json` writes it is read from its bytes an object at a time, each written before the
+	// next is parsed (so objects die young), as long as every object stands alone; the file's records are held until
+	// its end proves it such a List, and taken back otherwise (then the file is read the usual way).
+	const standaloneStatus = standaloneStatusReader(options);
+	const readListObjects = (file: string, bytes: Buffer): boolean => {
+		const source = held ? undefined : jsonBytesOf(bytes);
+		if (!source) return false;
+		const from = { file };
+		const failingBefore = failing;
+		const tableLength = tableRecords.length;
+		const pending = jsonWriter?.begin();
+		const read = visitJsonListItems(source, (object, line) => {
+			if (!statusStandsAlone(object)) return false;
+			report(standaloneStatus(object), object, from, line + 1);
+			return true;
+		});
+		if (read) {
+			pending?.commit();
+			writtenFiles.push(file);
+			return true;
+		}
+		pending?.rollback();
+		failing = failingBefore;
+		tableRecords.length = tableLength;
+		return false;
+	};
 	const failedReads = readEachManifest(
 		paths,
 		io.stderr,
@@ -419,6 +450,7 @@ function reportStatus(
 			}
 		},
 		dumpEntries,
+		readListObjects,
 	);
 	if (held) {
 		const written: unknown[] = [];

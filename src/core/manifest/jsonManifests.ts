@@ -2,7 +2,8 @@
 // text for the only positions the callers use, the line of the document and of each item of a List (a List laid out
 // as pretty-printers write it is read a piece at a time, see readListInPieces). The result is what the YAML reader
 // gives for the same text (a differential test holds them together); anything this reader is unsure of returns
-// undefined and takes the YAML path.
+// undefined and takes the YAML path. A reader that wants each item as soon as it is parsed, from the file's bytes
+// (the CLI on a big dump), uses visitJsonListItems.
 import { parseJsonKeepingIntegers } from '../model/int64.ts';
 import { isRecord } from '../model/object.ts';
 
@@ -295,4 +296,162 @@ export function readJsonText(text: string): JsonManifestText | undefined {
 		return undefined;
 	}
 	return { value, ...linesOf(text) };
+}
+
+/** The UTF-8 bytes of a text, with what a reader of them needs from its platform (Node's Buffer does both fast). */
+export interface JsonBytes {
+	readonly bytes: Uint8Array;
+	/** The text of bytes[start, end) (both ends at ASCII bytes, so no character is split). */
+	readonly decode: (start: number, end: number) => string;
+	/** Where `needle` next occurs from `from`, or -1. */
+	readonly indexOf: (needle: Uint8Array, from: number) => number;
+}
+
+function asciiBytes(text: string): Uint8Array {
+	return Uint8Array.from(text, (char) => char.charCodeAt(0));
+}
+
+/** What sends a text down parseManifests' YAML path (a template, a lone carriage return, an anchor-like `&`). */
+const yamlMarkers = [asciiBytes('{{'), asciiBytes('\r'), asciiBytes('&')];
+
+/** How much of the text the top-level scan reads to find the first element of `items`. */
+const headBytes = 64 * 1024;
+
+function utf8LengthOf(text: string, end: number): number {
+	let length = 0;
+	for (let index = 0; index < end; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 0x80) length += 1;
+		else if (code < 0x800) length += 2;
+		else if (code >= 0xd800 && code <= 0xdbff) {
+			length += 4;
+			index++;
+		} else length += 3;
+	}
+	return length;
+}
+
+/** The line feeds in bytes[from, to): four bytes at a time where `words` (the same memory, or none) is aligned. */
+function lineFeedsBetween(
+	bytes: Uint8Array,
+	words: Uint32Array | undefined,
+	from: number,
+	to: number,
+): number {
+	let count = 0;
+	let index = from;
+	if (words) {
+		for (; index < to && (index & 3) !== 0; index++) if (bytes[index] === 10) count++;
+		const lastWord = (to >>> 2) - 1;
+		for (let word = index >>> 2; word <= lastWord; word++) {
+			// A byte of `x` is 0 where the byte was a line feed; `zero` gets its top bit set there (and nowhere else).
+			const x = (words[word] ?? 0) ^ 0x0a0a0a0a;
+			const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+			if (zero !== 0) {
+				count += (zero >>> 31) + ((zero >>> 23) & 1) + ((zero >>> 15) & 1) + ((zero >>> 7) & 1);
+			}
+		}
+		index = Math.max(index, (lastWord + 1) << 2);
+	}
+	for (; index < to; index++) if (bytes[index] === 10) count++;
+	return count;
+}
+
+function isKubernetesItem(value: unknown): value is Record<string, unknown> {
+	return isRecord(value) && typeof value.kind === 'string' && typeof value.apiVersion === 'string';
+}
+
+/**
+ * A `kind: List` laid out as pretty-printers write it (`kubectl get -o json`), read from its bytes an item at a time
+ * the way readListInPieces reads it, handing each item and the line it starts on to `visit` as soon as it is parsed
+ * (so a reader can be done with it before the next one is made), and never making the whole text one string. Returns
+ * true when the text is such a List and every item was visited, each as `parseManifests` reads it (a Kubernetes object
+ * on the line its range starts on); false when `visit` said stop, or the text is anything else or not sure (then
+ * what was visited means nothing, and the caller reads the text the usual way).
+ */
+export function visitJsonListItems(
+	source: JsonBytes,
+	visit: (item: Record<string, unknown>, line: number) => boolean,
+): boolean {
+	const { bytes, decode } = source;
+	const length = bytes.length;
+	if (yamlMarkers.some((marker) => source.indexOf(marker, 0) >= 0)) return false;
+	// Node 20 reads long integers with the YAML reader (see readJsonText). Undefined: not JSON.
+	const exactIntegers = reviverHasSourceText();
+	const parse = (text: string): unknown => {
+		if (!exactIntegers && longDigitRun.test(text)) return undefined;
+		try {
+			return parseJsonKeepingIntegers(text);
+		} catch {
+			return undefined;
+		}
+	};
+	let headEnd = Math.min(length, headBytes);
+	while (headEnd < length && (bytes[headEnd] ?? 0) >= 0x80) headEnd--;
+	const head = decode(0, headEnd);
+	if (!looksLikeJson(head)) return false;
+	const scan = new TopLevelScan();
+	const first = scan.run(head, 0, true);
+	if (first >= head.length || scan.itemsKeys !== 1 || scan.malformed) return false;
+	const open = scan.arrayOpen;
+	const separatorText = `,${head.slice(open + 1, first)}`;
+	if (!separatorText.includes('\n')) return false;
+	const separator = asciiBytes(separatorText);
+	const separatorAfter = (from: number): number => {
+		let comma = source.indexOf(separator, from);
+		while (comma >= 0 && isWhitespace(bytes[comma + separator.length] ?? 0)) {
+			comma = source.indexOf(separator, comma + 1);
+		}
+		return comma;
+	};
+	const words =
+		bytes.byteOffset % 4 === 0
+			? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2)
+			: undefined;
+	let start = utf8LengthOf(head, first);
+	let line = scan.line;
+	// Any separator after which the piece parses ends the element (a piece that parses is one whole value), so the
+	// search may start well inside the element: from three quarters of the shortest element so far. When the element
+	// is shorter than that, the piece holds two elements and does not parse, and the search starts again at `start`.
+	let skip = 0;
+	let shortest = Number.POSITIVE_INFINITY;
+	for (;;) {
+		let comma = separatorAfter(start + skip);
+		let item = comma < 0 ? undefined : parse(decode(start, comma));
+		if (item === undefined && skip > 0) {
+			comma = separatorAfter(start);
+			item = comma < 0 ? undefined : parse(decode(start, comma));
+		}
+		if (item === undefined) break;
+		if (!isKubernetesItem(item) || !visit(item, line)) return false;
+		const next = comma + separator.length;
+		line += lineFeedsBetween(bytes, words, start, next);
+		shortest = Math.min(shortest, comma - start);
+		skip = (shortest * 3) >>> 2;
+		start = next;
+	}
+	// From the element at `start` on, carefully.
+	const tail = decode(start, length);
+	const rest = new TopLevelScan();
+	rest.line = line;
+	rest.depth = 2;
+	rest.collecting = true;
+	rest.wantElement = true;
+	rest.elementRequired = true;
+	rest.run(tail, 0, false);
+	if (rest.malformed || rest.itemsKeys !== 0 || rest.arrayOpen !== -1 || rest.arrayClose < 0) {
+		return false;
+	}
+	for (let index = 0; index < rest.starts.length; index++) {
+		const item = parse(tail.slice(rest.starts[index], rest.ends[index]));
+		if (!isKubernetesItem(item) || !visit(item, rest.startLines[index] ?? 0)) return false;
+	}
+	const list = parse(head.slice(0, open + 1) + tail.slice(rest.arrayClose));
+	return (
+		isRecord(list) &&
+		typeof list.kind === 'string' &&
+		list.kind.endsWith('List') &&
+		Array.isArray(list.items) &&
+		list.items.length === 0
+	);
 }

@@ -760,6 +760,21 @@ function bdComputedInterner(): (display: BundleDeploymentDisplay) => BundleDeplo
 }
 
 /**
+ * What computeFleetRollups gives a BundleDeployment (its roll-up reads nothing else), with the view it is computed
+ * from; the roll-ups are shared over the calls of one reader, as within one computeFleetRollups.
+ */
+export function bundleDeploymentRollupReader(): (object: unknown) => {
+	readonly view: BundleDeploymentView;
+	readonly computed: BundleDeploymentComputed;
+} {
+	const internBdComputed = bdComputedInterner();
+	return (object) => {
+		const view = readBundleDeployment(object);
+		return { view, computed: internBdComputed(bdDisplayOf(view)) };
+	};
+}
+
+/**
  * For each Fleet object of the input, what its controller would write, computed from the OTHER objects: BDs link to
  * GitRepos by fleet.cattle.io/repo-name, to HelmOps by fleet.cattle.io/fleet-helm-name (both with
  * fleet.cattle.io/bundle-namespace), to Bundles by bundle-name + bundle-namespace, to Clusters by cluster +

@@ -71,13 +71,14 @@ function systemVerdictOf(
 	object: Record<string, unknown>,
 	kstatus: KstatusResult,
 	options: StatusOptions,
+	bundleDeploymentView: BundleDeploymentView | undefined,
 ): SystemVerdict {
 	switch (system) {
 		case 'fleet':
 			return computeFleetStatus(
 				object,
 				conditionListOf(object),
-				options.bundleDeploymentViews?.get(object),
+				bundleDeploymentView ?? options.bundleDeploymentViews?.get(object),
 			);
 		case 'kubestellar':
 			return computeKubestellarStatus(object, options.workloadLookup);
@@ -97,8 +98,15 @@ function conditionListOf(object: Record<string, unknown>): ConditionList {
 	return readConditionArray(isRecord(status) ? status.conditions : undefined);
 }
 
-/** The status of one object by its system's rules, with kstatus and Argo CD health beside it. Never throws. */
-export function computeStatus(object: unknown, options: StatusOptions = {}): StatusResult {
+/**
+ * The status of one object by its system's rules, with kstatus and Argo CD health beside it. Never throws.
+ * `bundleDeploymentView`: the object as readBundleDeployment reads it, when the caller has read it already.
+ */
+export function computeStatus(
+	object: unknown,
+	options: StatusOptions = {},
+	bundleDeploymentView?: BundleDeploymentView,
+): StatusResult {
 	if (!isRecord(object)) return invalidObject('Not a Kubernetes object: expected a mapping');
 	const apiVersion = object.apiVersion;
 	const kind = object.kind;
@@ -117,7 +125,7 @@ export function computeStatus(object: unknown, options: StatusOptions = {}): Sta
 			conditions,
 		);
 		const system = systemOf(object);
-		const verdict = systemVerdictOf(system, object, kstatus, options);
+		const verdict = systemVerdictOf(system, object, kstatus, options, bundleDeploymentView);
 		return { ...verdict, kstatus, health: computeHealth(object, undefined, conditions) };
 	} catch (error) {
 		// The rules are written not to throw; this keeps one unforeseen input from taking down a whole listing.
