@@ -1,4 +1,5 @@
 import { refOf } from '../core/model/object.ts';
+import { terminationOf } from '../core/explain/termination.ts';
 import { computeStatuses } from '../core/status/registry.ts';
 import { visitJsonListItems } from '../core/manifest/jsonManifests.ts';
 import { standaloneStatusReader, statusStandsAlone } from '../core/status/standalone.ts';
@@ -56,10 +57,25 @@ export interface StatusRecord {
 	readonly kstatus: { readonly status: string; readonly message: string };
 	readonly health: { readonly status: string; readonly message: string } | null;
 	readonly computed: unknown;
+	/** Set while the object is being deleted: metadata.deletionTimestamp and the finalizers that hold it. */
+	readonly terminating: TerminatingRecord | null;
 	/** The Events about the object, newest first (from a fleet dump archive; none for plain files). */
 	readonly events: readonly EventRecord[];
 	/** Where the object was read: the file, and for a fleet dump archive the entry in it; the entry's line. */
 	readonly source: { readonly file: string; readonly entry?: string; readonly line: number };
+}
+
+/** An object being deleted, in `--json` output. */
+interface TerminatingRecord {
+	readonly deletionTimestamp: string;
+	readonly finalizers: readonly string[];
+}
+
+function terminatingRecordOf(object: unknown): TerminatingRecord | null {
+	const termination = terminationOf(object);
+	return termination
+		? { deletionTimestamp: termination.deletionTimestamp, finalizers: termination.finalizers }
+		: null;
 }
 
 /** An Event in `--json` output. */
@@ -122,6 +138,7 @@ function recordOf(
 		kstatus: { status: result.kstatus.status, message: result.kstatus.message },
 		health: result.health ? { status: result.health.status, message: result.health.message } : null,
 		computed: result.computed ?? null,
+		terminating: terminatingRecordOf(object),
 		events: (from.eventsOf?.(object) ?? []).map(eventRecordOf),
 		source: entry === undefined ? { file, line } : { file, entry, line },
 	};
@@ -147,6 +164,7 @@ const recordParts = {
 	namespace: bytesOf(',\n    "namespace": '),
 	name: bytesOf(',\n    "name": '),
 	computed: bytesOf(',\n    "computed": '),
+	terminating: bytesOf(',\n    "terminating": '),
 	nothing: bytesOf('null'),
 	noEvents: bytesOf(',\n    "events": []'),
 	events: bytesOf(',\n    "events": '),
@@ -257,7 +275,7 @@ function writeComputed(out: ByteBatches, computed: unknown): void {
  * so the text is always the same.
  */
 function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
-	const { reasons, kstatus, health, computed, events, source } = record;
+	const { reasons, kstatus, health, computed, terminating, events, source } = record;
 	if (
 		!isText(record.apiVersion) ||
 		!isText(record.kind) ||
@@ -272,6 +290,7 @@ function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
 		typeof record.observed !== 'boolean' ||
 		!isStatusPair(kstatus) ||
 		(health !== null && !isStatusPair(health)) ||
+		terminating === undefined ||
 		!Array.isArray(events) ||
 		!isText(source.file) ||
 		(source.entry !== undefined && !isText(source.entry)) ||
@@ -287,6 +306,9 @@ function writeStatusRecord(out: ByteBatches, record: StatusRecord): boolean {
 	writeVerdict(out, record);
 	out.bytes(recordParts.computed);
 	writeComputed(out, computed);
+	out.bytes(recordParts.terminating);
+	if (terminating === null) out.bytes(recordParts.nothing);
+	else out.text(JSON.stringify(terminating, null, 2).replace(/\n/g, '\n    '));
 	if (events.length === 0) out.bytes(recordParts.noEvents);
 	else {
 		out.bytes(recordParts.events);

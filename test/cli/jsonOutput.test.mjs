@@ -72,3 +72,52 @@ describe(`kube-status-lens status --json bytes on Node ${process.versions.node}`
 		);
 	});
 });
+
+describe(`kube-status-lens status --json: objects being deleted, on Node ${process.versions.node}`, () => {
+	it('carries metadata.deletionTimestamp and the finalizers as a field of their own, keeping the state word', () => {
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-json-terminating-'));
+		const kustomization = (name, metadata) => ({
+			apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+			kind: 'Kustomization',
+			metadata: { name, namespace: 'flux-system', ...metadata },
+			status: {
+				conditions: [
+					{ type: 'Ready', status: 'True', reason: 'ReconciliationSucceeded', message: 'ok' },
+				],
+			},
+		});
+		const items = [
+			kustomization('deleted', {
+				deletionTimestamp: '2026-11-25T01:00:00Z',
+				finalizers: ['finalizers.fluxcd.io', 'example.com/cleanup'],
+			}),
+			kustomization('kept', {}),
+		];
+		// The same objects as a JSON List (the item-by-item path) and as YAML documents (the whole-input path).
+		writeFileSync(
+			join(folder, 'list.json'),
+			JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 4),
+		);
+		writeFileSync(
+			join(folder, 'docs.yaml'),
+			items.map((item) => JSON.stringify(item)).join('\n---\n'),
+		);
+		const result = spawnSync(process.execPath, [cli, 'status', '--json', folder], {
+			encoding: 'utf8',
+		});
+		assert.equal(result.stderr, '');
+		const records = JSON.parse(result.stdout);
+		assert.equal(records.length, 4);
+		for (const record of records) {
+			assert.equal(record.state, 'Ready');
+			if (record.name === 'deleted') {
+				assert.deepEqual(record.terminating, {
+					deletionTimestamp: '2026-11-25T01:00:00Z',
+					finalizers: ['finalizers.fluxcd.io', 'example.com/cleanup'],
+				});
+			} else {
+				assert.equal(record.terminating, null);
+			}
+		}
+	});
+});

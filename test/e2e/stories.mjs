@@ -317,6 +317,30 @@ export async function runStories(page, { out }) {
 	);
 
 	await story(
+		'a user explains a Kustomization that waits for another and reads the root cause first',
+		async () => {
+			await page.mouse.move(700, 700);
+			await palette.run('Kube Status Lens: Explain Status');
+			const input = page.locator('.quick-input-widget input');
+			await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+			await input.fill('flux-system/apps');
+			await page
+				.locator('.quick-input-list .monaco-list-row', { hasText: 'Kustomization' })
+				.first()
+				.waitFor({ timeout: 10_000 });
+			await page.keyboard.press('Enter');
+			await page
+				.frameLocator('iframe.webview')
+				.last()
+				.frameLocator('iframe#active-frame')
+				.locator('h1', { hasText: 'Kustomization apps' })
+				.first()
+				.waitFor({ timeout: 30_000 });
+			await shot('explain-dependency.png');
+		},
+	);
+
+	await story(
 		'a user opens a BundleDeployment, sees what it applied and opens the patch Fleet recorded for a modified one',
 		async () => {
 			await page.keyboard.press('Escape');
@@ -475,6 +499,35 @@ export async function runStories(page, { out }) {
 	);
 
 	await story(
+		'a user with a narrow side bar reads what a Kustomization waits for, goes there, and sees an object being deleted',
+		async () => {
+			for (const system of ['Fleet', 'KubeStellar', 'Harbor']) await tree.collapse(system);
+			await tree.collapse('HelmRepositories');
+			await tree.expand('HelmReleases');
+			await tree.expand('Kustomizations');
+			// Selected, the row shows its inline actions; the pointer away, no tooltip covers the rows.
+			await (await tree.waitForRow('waiting for infra')).click();
+			await page.mouse.move(900, 600);
+			await shot('tree-waiting.png');
+			await tree.clickInlineAction('apps', 'Go to What It Waits For');
+			await page
+				.locator('.sidebar .monaco-list-row.selected', { hasText: 'waiting for GitRepository' })
+				.first()
+				.waitFor({ timeout: 10_000 });
+			await tree.collapse('Flux');
+			await tree.expand('Azure Service Operator');
+			await tree.expand('keyvault.azure.com');
+			await tree.waitForRow('Terminating');
+			await page.mouse.move(900, 600);
+			await shot('tree-terminating.png');
+			await tree.hover('Terminating', 'finalizers');
+			await shot('tooltip-terminating.png');
+			await page.mouse.move(700, 700);
+			await tree.collapse('Azure Service Operator');
+		},
+	);
+
+	await story(
 		"a user opens the demo cluster's fleet dump and reads its Fleet objects as a tree of their own",
 		async () => {
 			// The demo cluster's objects and Events as `fleet dump` writes them (scripts/demo-fleet-dump.ts).
@@ -488,6 +541,12 @@ export async function runStories(page, { out }) {
 			await palette.run('Kube Status Lens: Open Fleet Dump');
 			const path = page.locator('.quick-input-widget input');
 			await path.waitFor({ timeout: 10_000 });
+			// The dialog writes its starting folder into the box a moment after it shows: typed before, the path is appended.
+			await page.waitForFunction(
+				"document.querySelector('.quick-input-widget input')?.value",
+				undefined,
+				{ timeout: 10_000 },
+			);
 			await path.fill(dump);
 			// VS Code's own file dialog (code-server has no native one) opens with its button.
 			await page

@@ -23,6 +23,7 @@ export async function run(): Promise<void> {
 		await import('./suite/merge.test.ts');
 		await import('./suite/editor.test.ts');
 		await import('./suite/timelineNotify.test.ts');
+		await import('./suite/waitingRows.test.ts');
 		// Last: it adds roots the suites before it do not expect.
 		await import('./suite/fleetDump.test.ts');
 	}

@@ -1107,6 +1107,41 @@ const fluxExplanations: readonly Explanation[] = [
 	{
 		system: 'flux',
 		category: 'state',
+		term: 'Failed',
+		kinds: ['GitRepository'],
+		meaning:
+			'Ready is False or FetchFailed is True: the last clone or checkout failed and the controller retries at spec.interval.',
+		action:
+			'Read the message; check spec.url, spec.ref and the credentials Secret in spec.secretRef, then flux reconcile source git <name>.',
+		source: 'fluxcd/source-controller docs/spec/v1/gitrepositories.md, "Conditions"',
+	},
+	{
+		system: 'flux',
+		category: 'state',
+		term: 'Failed',
+		kinds: ['Kustomization'],
+		meaning:
+			'Ready is False: the last reconcile failed, or waits for a dependency in spec.dependsOn (DependencyNotReady) or for its source artifact (ArtifactFailed), and is retried.',
+		action:
+			'Fix what the message names first (a dependency or source that is not ready: see the chain), then flux reconcile kustomization <name> --with-source.',
+		source:
+			'fluxcd/kustomize-controller docs/spec/v1/kustomizations.md, "Dependencies", "Kustomization Status"',
+	},
+	{
+		system: 'flux',
+		category: 'state',
+		term: 'Failed',
+		kinds: ['HelmRelease'],
+		meaning:
+			'Ready is False: the last install, upgrade or test failed, or it waits for a dependency in spec.dependsOn (DependencyNotReady) or for its chart, and is retried.',
+		action:
+			'Fix what the message names first (a dependency or chart source that is not ready: see the chain), then flux reconcile helmrelease <name> --with-source.',
+		source:
+			'fluxcd/helm-controller docs/spec/v2/helmreleases.md, "Dependencies", "HelmRelease Status"',
+	},
+	{
+		system: 'flux',
+		category: 'state',
 		term: 'Suspended',
 		meaning:
 			'spec.suspend is true: the controller does not reconcile the object, and its status is from before the suspension.',

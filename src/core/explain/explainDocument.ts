@@ -1,4 +1,13 @@
 import { explain } from '../catalog/explanations.ts';
+import {
+	causeChainOf,
+	causeEdgeOf,
+	causeRefOf,
+	worldFromGraph,
+	type CauseChain,
+	type CauseEdge,
+	type CauseWorld,
+} from '../causes/causeChain.ts';
 import { readConditions } from '../model/condition.ts';
 import { getString } from '../model/object.ts';
 import { noHealthSentence } from '../status/argocdHealth.ts';
@@ -13,6 +22,8 @@ import { timelineLines, type TimelineClock, type TimelineObject } from './timeli
 import { repeats, stateLabel } from './tooltip.ts';
 
 const maxDepth = 8;
+/** How long a chain that follows dependency, source and owner edges may grow. */
+const maxChainLength = 16;
 
 /** An untrusted string in the document: escaped, cut at the document's limit per string. */
 function field(text: string): string {
@@ -70,7 +81,7 @@ class ShownMessages {
  * `<cluster namespace> <bundle>`, `<wec>`, `<owner kind>`...). A namespaced object's `<name>` gains `-n <namespace>`
  * when the command names no namespace. Placeholders the object cannot fill stay as they are.
  */
-function actionFor(action: string, node: TreeNode, object: unknown): string {
+export function actionFor(action: string, node: TreeNode, object: unknown): string {
 	const ref = node.ref;
 	if (!ref) return action;
 	const values = new Map<string, string>();
@@ -169,19 +180,88 @@ export interface ExplainTimeline extends TimelineClock {
 	readonly notes?: readonly string[];
 }
 
-/** The chain Explain walks: the object, then down through the worst child at each step to what blocks it. */
-export function explainChain(graph: ResourceGraph, nodeId: string): TreeNode[] {
+/** A chain item past the first: the node, and the edge that led to it when it is not a child of the one before. */
+interface ChainLink {
+	readonly node: TreeNode;
+	readonly edge?: CauseEdge;
+	readonly cluster?: string;
+}
+
+/** The tree node of what an object waits for (a dependency, a source, an owner), where the edge leads to one. */
+function edgeTarget(
+	graph: ResourceGraph,
+	world: CauseWorld,
+	node: TreeNode,
+): ChainLink | undefined {
+	if (node.objectKey === undefined || !node.ref) return undefined;
+	const found = causeEdgeOf(world, causeRefOf(node.ref));
+	if (!found) return undefined;
+	const id = graph.findNodesForObject(node.rootId, found.key)[0];
+	const target = id === undefined ? undefined : graph.node(id);
+	if (!target) return undefined;
+	return { node: target, edge: found.edge, ...(found.cluster ? { cluster: found.cluster } : {}) };
+}
+
+/**
+ * The chain Explain walks: the object, then at each step what blocks it: what it waits for through a dependency,
+ * source, HelmChart, owner or Fleet Bundle dependency (a child that waits on one is taken first, so a Bundle's chain
+ * goes through its BundleDeployment on that cluster), else the worst child. It stops at an object seen before.
+ */
+function explainLinks(graph: ResourceGraph, nodeId: string): ChainLink[] {
 	const start = graph.node(nodeId);
 	if (!start) return [];
-	const chain: TreeNode[] = [start];
-	for (
-		let node = blockingChild(graph, start);
-		node && chain.length < maxDepth;
-		node = blockingChild(graph, node)
-	) {
-		chain.push(node);
+	const world = worldFromGraph(graph, start.rootId);
+	const links: ChainLink[] = [{ node: start }];
+	const seen = new Set<string>();
+	if (start.objectKey !== undefined) seen.add(start.objectKey);
+	let childSteps = 0;
+	for (let node = start; links.length < maxChainLength;) {
+		const child = childSteps < maxDepth - 1 ? blockingChild(graph, node) : undefined;
+		const childEdge = child ? edgeTarget(graph, world, child) : undefined;
+		const next: ChainLink | undefined =
+			child && childEdge
+				? { node: child }
+				: (edgeTarget(graph, world, node) ?? (child ? { node: child } : undefined));
+		if (!next) break;
+		if (next.node.objectKey !== undefined) {
+			if (seen.has(next.node.objectKey)) break;
+			seen.add(next.node.objectKey);
+		}
+		if (next.edge === undefined) childSteps++;
+		links.push(next);
+		node = next.node;
 	}
-	return chain;
+	return links;
+}
+
+/** The chain Explain walks: the object, then down through what blocks it at each step (explainLinks). */
+export function explainChain(graph: ResourceGraph, nodeId: string): TreeNode[] {
+	return explainLinks(graph, nodeId).map((link) => link.node);
+}
+
+/** The words after a chain item reached through an edge: whose dependency, source, chart or owner it is. */
+function edgeWords(link: ChainLink): string {
+	switch (link.edge) {
+		case undefined:
+			return '';
+		case 'dependency':
+			return ' (the dependency of the step above)';
+		case 'source':
+			return ' (the source of the step above)';
+		case 'chart':
+			return ' (the HelmChart of the step above)';
+		case 'owner':
+			return ' (the owner of the step above)';
+		case 'bundle dependency':
+			return ` (the dependency of the step above${link.cluster ? ` on cluster ${link.cluster}` : ''})`;
+	}
+	return '';
+}
+
+/** The cause chain of the explained object itself, when it waits on another object. */
+function startCause(graph: ResourceGraph, start: TreeNode): CauseChain | undefined {
+	if (start.objectKey === undefined || !start.ref) return undefined;
+	return causeChainOf(worldFromGraph(graph, start.rootId), causeRefOf(start.ref));
 }
 
 function timelineObjects(
@@ -220,13 +300,16 @@ export function explainNodeMarkdown(
 	timeline?: ExplainTimeline,
 	stepLinkOf?: StepLinkOf,
 ): string {
-	const chain = explainChain(graph, nodeId);
+	const links = explainLinks(graph, nodeId);
+	const chain = links.map((link) => link.node);
 	const start = chain[0];
 	if (!start) return '# Nothing to explain\n\nThe item is no longer in the tree.';
 	const shown = new ShownMessages();
 	const shownMeanings = new Set<string>();
 	const lines: string[] = [];
 	lines.push(`# ${field(titleOf(start))}`, '');
+	const cause = start.tone === 'ok' ? undefined : startCause(graph, start);
+	if (cause) lines.push(`${field(cause.sentence)}.`, '');
 	const ready = start.tone === 'ok';
 	const startMeaning = meaningOf(start)?.meaning;
 	lines.push(`**${field(stateOf(start))}**${startMeaning ? `: ${field(startMeaning)}` : ''}`, '');
@@ -238,16 +321,17 @@ export function explainNodeMarkdown(
 	}
 	if (ready) {
 		lines.push('Nothing blocks it: every part below it is ready.', '');
-	} else if (chain.length > 1) {
+	} else if (chain.length > 1 || cause) {
 		lines.push('## Why it is not ready', '');
 		lines.push(chain.map((node) => field(titleOf(node))).join(' → '), '');
-		chain.forEach((node, index) => {
+		links.forEach((link, index) => {
+			const node = link.node;
 			// An object has a state ("is ErrApplied (error)"); a resource or dependency row a description ("failed to apply").
 			const state = node.result ? ` is ${field(stateOf(node))}` : `: ${field(stateOf(node))}`;
-			const link = stepLinkOf?.(node);
+			const target = stepLinkOf?.(node);
 			const title = field(titleOf(node));
 			lines.push(
-				`${index + 1}. **${link !== undefined && safeStepLink.test(link) ? `[${title}](${link})` : title}**${state}.`,
+				`${index + 1}. **${target !== undefined && safeStepLink.test(target) ? `[${title}](${target})` : title}**${field(edgeWords(link))}${state}.`,
 			);
 			const meaning = meaningOf(node)?.meaning;
 			if (meaning && !shownMeanings.has(meaning)) {
@@ -257,7 +341,11 @@ export function explainNodeMarkdown(
 			const parent = chain[index - 1];
 			const message = messageOf(node);
 			if (parent && message) {
-				const sharing = graph.children(parent.id).filter((child) => messageOf(child) === message);
+				// Places that share a message are siblings: a step reached through an edge has none.
+				const sharing =
+					link.edge === undefined
+						? graph.children(parent.id).filter((child) => messageOf(child) === message)
+						: [];
 				const places =
 					sharing.length > 1
 						? `On ${sharing.length} ${placesNoun(node, parent, sharing.length)}: ${sharing.map((child) => field(child.label)).join(', ')}`
@@ -271,6 +359,9 @@ export function explainNodeMarkdown(
 			}
 			lines.push('');
 		});
+		if (cause?.end.kind === 'missing' || cause?.end.kind === 'cycle') {
+			lines.push(`${links.length + 1}. **${field(cause.end.words)}**.`, '');
+		}
 	}
 	if (start.disagreement) {
 		lines.push('## The controller and the children disagree', '', field(start.disagreement), '');

@@ -6,6 +6,7 @@ import type { StatusResult } from '../status/result.ts';
 import { hoverTextLimit } from '../text/limits.ts';
 import { escapeMarkdown } from '../text/markdown.ts';
 import { conditionSince, revisionOf } from './objectFacts.ts';
+import { terminatingWords, terminationOf } from './termination.ts';
 
 /** Where an object was read from, for display. */
 export interface SourceLabel {
@@ -26,6 +27,10 @@ const toneWords = {
 export function stateLabel(result: StatusResult): string {
 	if (!result.observed && result.tone === 'unknown') return 'declared, no status';
 	return `${result.state} (${toneWords[result.tone]})`;
+}
+
+function upperFirst(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -63,7 +68,8 @@ function conditionsLine(conditions: readonly Condition[], max: number): string {
 }
 
 /**
- * The tooltip of an object, short enough to scan: what it is and its state, the key message once and whole (up to
+ * The tooltip of an object, short enough to scan: what it is and its state, "Terminating …" while it is being
+ * deleted, what it waits for (`waitingFor`, the cause chain's words), the key message once and whole (up to
  * the hover limit), what the state means, one more reason when it says something else, then the facts: conditions,
  * what kstatus and Argo CD will show, and where it was read. Every string from the object is escaped.
  */
@@ -74,6 +80,7 @@ export function objectTooltipMarkdown(
 	now?: number,
 	readFrom?: string,
 	readFromLink?: string,
+	waitingFor?: string,
 ): string {
 	const ref = refOf(object);
 	const lines: string[] = [];
@@ -92,6 +99,9 @@ export function objectTooltipMarkdown(
 		'',
 		`**${escapeMarkdown(stateLabel(result))}**${meaning ? ` — ${escapeMarkdown(meaning.meaning)}` : ''}`,
 	);
+	const termination = terminationOf(object);
+	if (termination) lines.push('', escapeMarkdown(terminatingWords(termination, now)));
+	if (waitingFor) lines.push('', escapeMarkdown(upperFirst(waitingFor)));
 	const key = result.message || result.reasons[0] || '';
 	if (key) lines.push('', escapeMarkdown(key, hoverTextLimit));
 	const otherReason = result.reasons.find(

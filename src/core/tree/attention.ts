@@ -41,7 +41,8 @@ export function attentionList(graph: ResourceGraph, now: number): AttentionItem[
 				: candidate.tone === 'warning'
 					? 'warning'
 					: 'progressing';
-		let state = descriptionAt(node, now);
+		// Deletion is said below, in the list's own words.
+		let state = descriptionAt(node, now, { termination: !deleting });
 		let since = node.stateSince?.at;
 		if (deleting) {
 			const held = Number.isFinite(deletionAt) ? heldFor(now - deletionAt) : undefined;

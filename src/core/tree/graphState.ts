@@ -1,6 +1,7 @@
 // The graph's state as plain data: vertices (the DAG the tree unfolds), entries (one object of a root, merged from
 // its copies in several sources), roots with their indexes, and what one operation collects before it settles. The
 // modules beside this one are functions that take this state as a parameter; ResourceGraph holds the roots.
+import type { Termination } from '../explain/termination.ts';
 import type { ObjectRef } from '../model/object.ts';
 import type { BundleDeploymentView } from '../status/fleetSummary.ts';
 import type { StatusResult, SystemId, Tone } from '../status/result.ts';
@@ -72,6 +73,8 @@ export interface Vertex {
 export interface ObjectRow {
 	readonly description: string;
 	readonly stateSince: StateSince | undefined;
+	readonly stateEnd: number;
+	readonly terminating: Termination | undefined;
 	readonly ref: NonNullable<TreeNode['ref']>;
 	/** The result, or for Fleet objects a reader of the result and disagreement that builds the whole roll-up. */
 	readonly result: StatusResult | undefined;

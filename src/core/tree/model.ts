@@ -5,8 +5,9 @@
 // This file is the facade: ResourceGraph holds the roots and calls the modules beside it, which are functions over
 // the state in graphState.ts.
 import { getString } from '../model/object.ts';
-import { hasFleetRollup } from './derivation.ts';
+import { hasFleetRollup, resultOf } from './derivation.ts';
 import { objectsIn, replaceCopies, settle } from './entries.ts';
+import { indexed } from './indexes.ts';
 import {
 	isFilterActive,
 	isKeptByFilter,
@@ -27,7 +28,7 @@ import {
 	type Work,
 	copiedSourcePrefix,
 } from './graphState.ts';
-import { hasStatus, objectKeyOf } from './linking.ts';
+import { hasStatus, objectKeyOf, pairOf } from './linking.ts';
 import { listedChildren, listedRows } from './listing.ts';
 import { buildNode } from './presentation.ts';
 import type { StatusResult, Tone } from '../status/result.ts';
@@ -401,6 +402,45 @@ export class ResourceGraph {
 		for (const entry of this.rootsById.get(rootId)?.entries.values() ?? []) {
 			visit(entry.object, entry.base);
 		}
+	}
+
+	/**
+	 * The object under a key with the result its row shows (a Fleet parent's roll-up included), or undefined: how the
+	 * cause chain (src/core/causes) reads a root.
+	 */
+	objectStatusOf(
+		rootId: string,
+		key: string,
+	):
+		| { readonly object: Readonly<Record<string, unknown>>; readonly status: StatusResult }
+		| undefined {
+		const root = this.rootsById.get(rootId);
+		const entry = root?.entries.get(key);
+		if (!root || !entry || entry.removed) return undefined;
+		return { object: entry.object, status: resultOf(root, entry) };
+	}
+
+	/**
+	 * The BundleDeployments of a root whose labels name a Bundle (`bundle`), or that are in a namespace, with their
+	 * results: a Bundle's dependsOn is checked per cluster among these.
+	 */
+	bundleDeploymentsOf(
+		rootId: string,
+		by:
+			| { readonly bundle: { readonly namespace: string; readonly name: string } }
+			| { readonly namespace: string },
+	): { readonly object: Readonly<Record<string, unknown>>; readonly status: StatusResult }[] {
+		const root = this.rootsById.get(rootId);
+		if (!root) return [];
+		const found =
+			'bundle' in by
+				? indexed(root, 'bdSlot', pairOf(by.bundle.namespace, by.bundle.name))
+				: indexed(root, 'bdAnyNs', by.namespace);
+		const results: { object: Readonly<Record<string, unknown>>; status: StatusResult }[] = [];
+		for (const entry of found) {
+			if (!entry.removed) results.push({ object: entry.object, status: entry.base });
+		}
+		return results;
 	}
 
 	// -- Roots and work -----------------------------------------------------------------------------------------

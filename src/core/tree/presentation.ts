@@ -1,6 +1,7 @@
 // Tree nodes built from vertices: the label (which depends on the place), the description with its counts, the
 // roll-up, and the flags commands need. A built node is cached on its vertex until the vertex's display changes.
 import { heldFor, leadingConditionSince } from '../explain/objectFacts.ts';
+import { rowFinalizersLimit, terminatingWords, terminationOf } from '../explain/termination.ts';
 import { getPath, getString } from '../model/object.ts';
 import { readResourceCounts } from '../status/fleetSummary.ts';
 import { isOciHelmRepository } from '../status/flux.ts';
@@ -197,6 +198,8 @@ function objectNode(
 	}
 	if (row.listOnDemand) node.listOnDemand = row.listOnDemand;
 	if (row.stateSince) node.stateSince = row.stateSince;
+	node.stateEnd = row.stateEnd;
+	if (row.terminating) node.terminating = row.terminating;
 	if (parentId !== undefined) node.parentId = parentId;
 	if (row.rollup) node.rollup = row.rollup;
 	return node;
@@ -241,6 +244,9 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 	}
 	const word = stateWordOf(result, root.origin === 'live');
 	let description = counts ? `${word} · ${counts}` : word;
+	// An object being deleted keeps its state word; "Terminating …" (and "waiting for …") go right after it and its
+	// age, before the counts, so a narrow side bar still shows them.
+	let stateEnd = word.length;
 	let stateSince: StateSince | undefined;
 	if (result.tone !== 'ok' && result.tone !== 'unknown') {
 		const at = leadingConditionSince(entry.object);
@@ -254,6 +260,7 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 			failing > 0
 				? `${failing} of ${rollup.total} failing · ${word}`
 				: `${rollup.byTone.warning} of ${rollup.total} with warnings · ${word}`;
+		stateEnd = description.length;
 	}
 	const sources: NodeSource[] = [];
 	for (const copy of entry.copies) {
@@ -271,6 +278,8 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 	return {
 		description: truncate(description, rowTextLimit),
 		stateSince,
+		stateEnd,
+		terminating: terminationOf(entry.object),
 		ref: {
 			apiVersion: getString(entry.object, 'apiVersion') ?? '',
 			kind: entry.kind,
@@ -404,12 +413,44 @@ export function groupCountsSentence(node: TreeNode): string | undefined {
 	return `${rollup.total} object${rollup.total === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 
-/** A row's description as shown at `now`: "ErrApplied for 12 min · …" when its state has a known start. */
-export function descriptionAt(node: TreeNode, now: number): string {
-	const since = node.stateSince;
-	if (!since) return node.description;
-	const held = heldFor(now - since.at);
-	if (!held) return node.description;
-	const { description } = node;
-	return `${description.slice(0, since.wordEnd)} for ${held}${description.slice(since.wordEnd)}`;
+/** How much of "waiting for …" a row shows: the whole words are in the tooltip. */
+const rowWaitingLimit = 60;
+
+/**
+ * A row's description as shown at `now`: "ErrApplied for 12 min · …" when its state has a known start;
+ * "Deleting · Terminating 3 h · finalizers: a, b · …" while the object is being deleted (the finalizers cut for the
+ * row; `termination: false` for a caller that says it its own way); and "waiting for infra · Failed · …" when its
+ * object waits for another (`waiting`, cut for the row): the row leads with what it waits for, as a row whose
+ * children fail leads with them. A row that says either leaves out the state's age: in a 300 px side bar it would
+ * push them out of sight, and the tooltip says since when.
+ */
+export function descriptionAt(
+	node: TreeNode,
+	now: number,
+	{
+		waiting,
+		termination = true,
+	}: { readonly waiting?: string | undefined; readonly termination?: boolean } = {},
+): string {
+	let { description } = node;
+	const terminating = termination ? node.terminating : undefined;
+	if (!terminating && !waiting) {
+		const since = node.stateSince;
+		const held = since ? heldFor(now - since.at) : undefined;
+		if (!since || !held) return description;
+		return `${description.slice(0, since.wordEnd)} for ${held}${description.slice(since.wordEnd)}`;
+	}
+	if (terminating) {
+		const at = Math.min(node.stateEnd ?? description.length, description.length);
+		const words = terminatingWords(terminating, now, rowFinalizersLimit);
+		description = `${description.slice(0, at)} · ${words}${description.slice(at)}`;
+	}
+	if (waiting) {
+		const words =
+			waiting.length > rowWaitingLimit
+				? `${waiting.slice(0, rowWaitingLimit).trimEnd()}…`
+				: waiting;
+		description = `${words} · ${description}`;
+	}
+	return description;
 }

@@ -1,5 +1,6 @@
 // What the graph hands to adapters: a tree node ready to display and the types it is made of. They live apart from
 // the graph because its internal state caches built nodes, and the graph's own file imports that state.
+import type { Termination } from '../explain/termination.ts';
 import type { ObjectRef } from '../model/object.ts';
 import type { StatusResult, SystemId, Tone } from '../status/result.ts';
 import type { BundleDeploymentQuery } from './linking.ts';
@@ -84,6 +85,13 @@ export interface TreeNode {
 	readonly description: string;
 	/** Since when the state in the description holds, for rows whose state is not plain ready: the view adds "for 12 min". */
 	readonly stateSince?: StateSince;
+	/**
+	 * Where the state ends in an object's description (its word, or the children's count that leads it): what the
+	 * view adds at display time ("Terminating 3 h · finalizers: …", "waiting for …") goes there, before the counts.
+	 */
+	readonly stateEnd?: number;
+	/** Set while metadata.deletionTimestamp is: the view adds "Terminating 3 h · finalizers: …" (age at display time). */
+	readonly terminating?: Termination;
 	readonly tone: Tone;
 	readonly objectKey?: string;
 	/** The object (or the resource a BundleDeployment reports) this node stands for. */

@@ -7,8 +7,9 @@ function segment(text: string): string {
 /**
  * The one place contextValues are built: `kubeStatusLens:<source>:<system>:<kind>:<state>` plus the flags commands
  * need, so each command's `when` clause (`viewItem =~ /^kubeStatusLens:file:fleet:/`) targets exactly its items.
+ * `waiting`: the object waits for another (its row says "waiting for …"; Go to What It Waits For shows inline).
  */
-export function contextValueOf(node: TreeNode): string {
+export function contextValueOf(node: TreeNode, waiting = false): string {
 	const flags = node.contextFlags;
 	if (node.kind !== 'object') return `kubeStatusLensNode:${node.kind}`;
 	const parts = [
@@ -25,6 +26,7 @@ export function contextValueOf(node: TreeNode): string {
 	if (flags.paused) parts.push('paused');
 	if (flags.oci) parts.push('oci');
 	if (flags.problem) parts.push('problem');
+	if (waiting) parts.push('waiting');
 	return parts.join(':');
 }
 

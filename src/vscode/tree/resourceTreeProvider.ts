@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import type { TreeFilter } from '../../core/tree/filter.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
+import { waitingOfNode } from '../../core/tree/waiting.ts';
 import { tooltipFor, treeItemOf, type TooltipSources } from './treeItems.ts';
 import { fleetFindingsRowText } from '../../core/explain/fleetFindingLines.ts';
 import { isFilterActive } from '../../core/tree/filter.ts';
@@ -212,8 +213,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		const open =
 			this.expanded.has(id) ||
 			(!this.collapsed.has(id) && (node.kind === 'root' || node.kind === 'system'));
-		if (node.stateSince) this.agedIds.add(id);
-		const item = treeItemOf(node, open, Date.now());
+		// "waiting for …" reads other objects of the root: a periodic redraw keeps it current, as the ages.
+		const waiting = waitingOfNode(this.graph, node);
+		if (node.stateSince || node.terminating || waiting) this.agedIds.add(id);
+		const item = treeItemOf(node, open, Date.now(), waiting?.rowWords);
 		if (node.kind === 'object' && this.isPinned(node)) item.contextValue += ':pinned';
 		if (node.kind === 'resource') {
 			const parentKey = node.parentId ? this.graph.node(node.parentId)?.objectKey : undefined;

@@ -6,6 +6,7 @@ import { objectKeyOf } from '../../core/tree/linking.ts';
 import { objectPicksOf } from '../../core/tree/objectPicks.ts';
 import { attentionList } from '../../core/tree/attention.ts';
 import { type TreeNode } from '../../core/tree/treeNode.ts';
+import { waitingOfNode } from '../../core/tree/waiting.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import { rowTextLimit, truncate } from '../../core/text/limits.ts';
 import { visibleLine } from '../../core/text/visible.ts';
@@ -319,6 +320,44 @@ export function registerTreeCommands(
 			await vscode.env.clipboard.writeText(text);
 			void vscode.window.setStatusBarMessage('Kube Status Lens: status summary copied', 3000);
 			return text;
+		}),
+		// The row's inline action: VS Code passes the row's id; what it waits for is found again through the graph.
+		vscode.commands.registerCommand('kubeStatusLens.tree.goToWaitedFor', async (id?: unknown) => {
+			await deps.ensureStarted();
+			const node = typeof id === 'string' ? graph.node(id) : undefined;
+			if (!node) {
+				void vscode.window.showInformationMessage(
+					'Go to What It Waits For runs on a row of the Kube Status Lens tree that says "waiting for".',
+				);
+				return undefined;
+			}
+			const name = visibleLine(truncate(node.label, rowTextLimit));
+			const waiting = waitingOfNode(graph, node);
+			if (!waiting) {
+				void vscode.window.showInformationMessage(`${name} waits for nothing now.`);
+				return undefined;
+			}
+			const words = visibleLine(truncate(waiting.words, rowTextLimit));
+			const target = graph.findNodesForObject(node.rootId, waiting.targetKey)[0];
+			if (!target) {
+				const root = visibleLine(
+					truncate(graph.node(node.rootId)?.label ?? 'its root', rowTextLimit),
+				);
+				void vscode.window.showWarningMessage(
+					`${name} is ${words}, which is not in ${root}: nothing there to go to.`,
+				);
+				return undefined;
+			}
+			provider.flushPending();
+			try {
+				await view.reveal(target, { select: true, focus: true, expand: false });
+			} catch {
+				void vscode.window.showWarningMessage(
+					`${name} is ${words}, which the tree's filter hides: Clear Filters shows it.`,
+				);
+				return undefined;
+			}
+			return target;
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.output.show', () => deps.log.show()),
 		vscode.workspace.onDidChangeConfiguration((event) => {

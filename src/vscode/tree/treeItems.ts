@@ -7,6 +7,7 @@ import type { KubeEvent } from '../../core/model/kubeEvent.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import { descriptionAt, groupCountsSentence } from '../../core/tree/presentation.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
+import { waitingOfNode } from '../../core/tree/waiting.ts';
 import type { Tone } from '../../core/status/result.ts';
 import { escapeMarkdown, truncate } from '../../core/text/markdown.ts';
 import { visibleLine } from '../../core/text/visible.ts';
@@ -94,6 +95,7 @@ export function tooltipFor(
 			now,
 			sources.readLineOf?.(node, now),
 			readFromLink,
+			waitingOfNode(graph, node)?.words,
 		);
 		const warnings = latestWarningEventLines(sources.eventsOf?.(node.rootId, object) ?? [], now);
 		if (warnings.length > 0) text += `\n\n${warnings.join('\n')}`;
@@ -120,8 +122,16 @@ export function tooltipFor(
 	return markdown;
 }
 
-/** The TreeItem of a graph node: stable id, coloured codicon, text description, tooltip, contextValue. */
-export function treeItemOf(node: TreeNode, expanded: boolean, now: number): vscode.TreeItem {
+/**
+ * The TreeItem of a graph node: stable id, coloured codicon, text description, tooltip, contextValue. `waiting`: the
+ * row's "waiting for …" words, when its object waits for another.
+ */
+export function treeItemOf(
+	node: TreeNode,
+	expanded: boolean,
+	now: number,
+	waiting?: string,
+): vscode.TreeItem {
 	// A root is always expandable: it is drawn before its first read, and a node first drawn without children
 	// would stay collapsed once it has some.
 	const collapsible =
@@ -132,12 +142,12 @@ export function treeItemOf(node: TreeNode, expanded: boolean, now: number): vsco
 			: vscode.TreeItemCollapsibleState.None;
 	// Names and messages come from files and clusters: no control or direction override reaches the row.
 	const label = visibleLine(node.label);
-	const description = visibleLine(descriptionAt(node, now));
+	const description = visibleLine(descriptionAt(node, now, { waiting }));
 	const item = new vscode.TreeItem(label, collapsible);
 	item.id = node.id;
 	item.description = description;
 	item.iconPath = iconOf(node);
-	item.contextValue = contextValueOf(node);
+	item.contextValue = contextValueOf(node, waiting !== undefined);
 	item.accessibilityInformation = {
 		label: `${label}, ${toneWords[node.tone]}${description ? `, ${description}` : ''}`,
 		role: 'treeitem',

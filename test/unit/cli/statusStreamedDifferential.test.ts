@@ -117,7 +117,17 @@ function kustomization(random: () => number, index: number): Record<string, unkn
 	return {
 		apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
 		kind: 'Kustomization',
-		metadata: { name: `apps-${index}`, namespace: 'flux-system', generation: 1 },
+		metadata: {
+			name: `apps-${index}`,
+			namespace: 'flux-system',
+			generation: 1,
+			...(random() < 0.3
+				? {
+						deletionTimestamp: '2026-11-20T10:00:00Z',
+						finalizers: random() < 0.5 ? ['finalizers.fluxcd.io'] : [],
+					}
+				: {}),
+		},
 		spec: { interval: '10m', items: [{ nested: true }] },
 		status: {
 			observedGeneration: 1,
@@ -279,6 +289,18 @@ function writeFolder(seed: number): Written {
 
 const now = Date.parse('2026-11-22T08:00:00Z');
 
+/** metadata.deletionTimestamp and the string finalizers, as `terminating` carries them; null when not being deleted. */
+function terminatingOf(object: unknown): unknown {
+	const metadata = (object as { metadata?: Record<string, unknown> }).metadata ?? {};
+	const at = metadata['deletionTimestamp'];
+	if (typeof at !== 'string' || at === '') return null;
+	const finalizers = Array.isArray(metadata['finalizers']) ? metadata['finalizers'] : [];
+	return {
+		deletionTimestamp: at,
+		finalizers: finalizers.filter((item) => typeof item === 'string' && item !== ''),
+	};
+}
+
 /** The whole-input way: every object of every file read by the core, their statuses computed together. */
 function wholeInput(files: readonly string[]): {
 	json: string;
@@ -326,6 +348,7 @@ function wholeInput(files: readonly string[]): {
 				? { status: result.health.status, message: result.health.message }
 				: null,
 			computed: result.computed ?? null,
+			terminating: terminatingOf(object),
 			events: [],
 			source: { file, line },
 		};
