@@ -7,13 +7,17 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const bundleBudget = 2 * 1024 * 1024;
 
-/** The extension reaches src/k8s only through `import('../../k8s/index.ts')`: that becomes dist/k8s.cjs. */
+/**
+ * The extension reaches src/k8s only through `import('../../k8s/index.ts')`, and the CLI's `mcp` through
+ * `import('../k8s/index.ts')`: that becomes dist/k8s.cjs.
+ */
 function clusterClientApart() {
 	return {
 		name: 'cluster-client-apart',
 		setup(build) {
 			build.onResolve({ filter: /[\\/]k8s[\\/]index\.ts$/ }, (args) =>
-				args.importer.includes(`${'src'}/vscode/`)
+				args.importer.includes(`${'src'}/vscode/`) ||
+				/[\\/]src[\\/]cli[\\/]mcp[^\\/]*\.ts$/.test(args.importer)
 					? { path: './k8s.cjs', external: true }
 					: undefined,
 			);
@@ -35,6 +39,23 @@ function engineApart() {
 	};
 }
 
+/**
+ * The CLI reaches `mcp` (the MCP SDK, half a megabyte) only through `import('./mcp.ts')`: that becomes dist/mcp.cjs,
+ * so status, check and merge do not parse it.
+ */
+function mcpApart() {
+	return {
+		name: 'mcp-apart',
+		setup(build) {
+			build.onResolve({ filter: /^\.\/mcp\.ts$/ }, (args) =>
+				args.importer.endsWith(`${'src'}/cli/main.ts`) && args.kind === 'dynamic-import'
+					? { path: './mcp.cjs', external: true }
+					: undefined,
+			);
+		},
+	};
+}
+
 /** The package's version and home, and the rule documentation, as the CLI's SARIF output gives them. */
 function cliBuildFacts() {
 	const read = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
@@ -49,7 +70,15 @@ const builds = [
 		entryPoints: { cli: 'src/cli/main.ts' },
 		banner: { js: '#!/usr/bin/env node' },
 		target: 'node20',
+		plugins: [mcpApart()],
 		// What `check --format sarif` says of the tool and its rules, as JSON text (src/cli/sarif.ts reads it).
+		define: { KUBE_STATUS_LENS_BUILD: JSON.stringify(JSON.stringify(cliBuildFacts())) },
+	},
+	// `kube-status-lens mcp`: the MCP server, loaded by the CLI when that command runs; the cluster client stays apart.
+	{
+		entryPoints: { mcp: 'src/cli/mcp.ts' },
+		target: 'node20',
+		plugins: [clusterClientApart()],
 		define: { KUBE_STATUS_LENS_BUILD: JSON.stringify(JSON.stringify(cliBuildFacts())) },
 	},
 	{

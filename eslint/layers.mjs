@@ -47,7 +47,10 @@ const allowedImports = {
 				if (to === from || layer.folders?.includes(to)) return;
 				if (typeOnly && layer.typesFrom?.includes(to)) return;
 				const lazyEntry = layer.lazyEntries?.find((entry) => resolve(root, entry) === target);
-				if (lazy && lazyEntry) return;
+				const lazyImporter =
+					layer.lazyImporters === undefined ||
+					layer.lazyImporters.some((pattern) => pattern.test(relative(root, filename)));
+				if (lazy && lazyEntry && lazyImporter) return;
 				context.report({
 					node,
 					message: `${from} may not import ${to ?? relative(root, target)}${
@@ -114,9 +117,13 @@ export const layers = {
 		why: 'src/files reads local files for the CLI, the dump reader and the extension: Node built-ins, the core and tar-stream (fleet dump archives) only.',
 	},
 	'src/cli': {
-		folders: ['src/core', 'src/files'],
-		packages: ['node:', 'yaml'],
-		why: 'the CLI runs the core on Node 20: no vscode, no client-node, no src/k8s or src/vscode.',
+		folders: ['src/core', 'src/files', 'src/live'],
+		typesFrom: ['src/k8s'],
+		// Only `mcp` loads the cluster bundle (dist/k8s.cjs), and only when a call asks for a context.
+		lazyEntries: ['src/k8s/index.ts'],
+		lazyImporters: [/^src\/cli\/mcp[^/]*\.ts$/],
+		packages: ['node:', 'yaml', '@modelcontextprotocol/sdk'],
+		why: "the CLI's status, check and merge run the core on Node 20 and never load client-node: no vscode, no client-node, no src/vscode; src/k8s only as types, or lazily from src/cli/mcp*.ts (the bundle dist/k8s.cjs, loaded when an assistant asks for a context).",
 	},
 	'src/k8s': {
 		folders: ['src/core', 'src/files'],

@@ -11,6 +11,7 @@ Commands:
                                                      status of every object in files and folders
   merge ...                                          preview the multi-WEC status merge (merge --help)
   check PATH... [--format text|json|sarif]           the editor diagnostics, for CI (exit 1 on errors)
+  mcp [PATH...] [--context NAME]                     serve the tools to an assistant over MCP (mcp --help)
 
 Run a command with --help for its options.
 `;
@@ -41,6 +42,8 @@ function main(argv: readonly string[]): number | Promise<number> {
 			return runCheckCommandLine(rest, io);
 		case 'merge':
 			return runMergeCommand(rest, io);
+		case 'mcp':
+			return import('./mcp.ts').then((mcp) => mcp.runMcpCommand(rest, io));
 		case '--help':
 		case '-h':
 		case 'help':

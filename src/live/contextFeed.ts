@@ -40,6 +40,8 @@ export class ContextFeed {
 	private state: ConnectionState | undefined;
 	/** Until the first sync ends the root holds only part of the context, so it says it is syncing. */
 	private firstSyncEnded = false;
+	/** When the last list (the first, or the relist after a pause or a failure) ended. */
+	private listEndedAt: number | undefined;
 	/** Graph sources holding BundleDeployments listed for expanded nodes. */
 	private readonly listed = new Set<string>();
 	private readonly readAt = new Map<string, number>();
@@ -91,6 +93,11 @@ export class ContextFeed {
 	/** Whether the context cannot be used now and a user must act (unreachable, login, permission...). */
 	get troubled(): boolean {
 		return this.state !== undefined && isTroubled(this.state);
+	}
+
+	/** When the last list ended (from then on the watches keep the root current), or undefined before the first. */
+	get syncedAt(): number | undefined {
+		return this.listEndedAt;
 	}
 
 	/** Whether the session is listing now: what the root shows is not yet all the context holds. */
@@ -191,8 +198,12 @@ export class ContextFeed {
 
 	private applyStatus(status: SessionStatus): void {
 		const state = status.state;
+		const wasListing = this.state === undefined || this.state.kind === 'connecting';
 		this.state = state;
-		if (state.kind !== 'connecting' && state.kind !== 'paused') this.firstSyncEnded = true;
+		if (state.kind !== 'connecting' && state.kind !== 'paused') {
+			this.firstSyncEnded = true;
+			if (wasListing) this.listEndedAt = Date.now();
+		}
 		const rollupsOnly = status.bundleDeployments.mode === 'roll-ups-only';
 		if (!rollupsOnly) this.releaseAll();
 		this.onChanged(this.graph.setRollupsFromController(this.rootId, rollupsOnly));

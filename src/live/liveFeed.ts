@@ -64,6 +64,23 @@ export class LiveFeed {
 		return [...this.using];
 	}
 
+	/** An open context's state in words and when its last list ended; undefined for a context that is not open. */
+	freshnessOf(context: string): { readonly state: string; readonly syncedAt?: number } | undefined {
+		const feed = this.feeds.get(context);
+		if (!feed) return undefined;
+		return {
+			state: feed.stateText,
+			...(feed.syncedAt === undefined ? {} : { syncedAt: feed.syncedAt }),
+		};
+	}
+
+	/** Settles once each of these open contexts has answered its lists (with objects or a failure). */
+	async synced(contexts: readonly string[]): Promise<void> {
+		await Promise.all(
+			contexts.map((context) => this.feeds.get(context)?.session.synced() ?? Promise.resolve()),
+		);
+	}
+
 	/** Reads the kubeconfig and opens a session per chosen context (once; `restart` reads everything again). */
 	start(): Promise<void> {
 		if (this.disposed) return Promise.resolve();

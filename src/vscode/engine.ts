@@ -13,6 +13,7 @@ import { registerRolloutMatrix, type MatrixPanels } from './matrix/matrixPanel.t
 import { registerWatchConsumers } from './live/watchConsumers.ts';
 import { registerMergePreview } from './mergePreview/mergePreviewCommand.ts';
 import { MergePreviewProvider } from './mergePreview/mergePreviewProvider.ts';
+import { createLanguageModelTools, type LanguageModelToolsHost } from './lm/languageModelTools.ts';
 import { createLog, type Log } from './log.ts';
 import { RedNotifier, registerRedNotifier } from './notify/redNotifier.ts';
 import { readProblemsOnly } from './settings.ts';
@@ -41,6 +42,8 @@ export interface ExtensionApi {
 	readonly matrix: MatrixPanels;
 	/** When each step of the first start ended, in ms after activation (logged, and read by the benchmark). */
 	readonly startup: StartupTimings;
+	/** What the language model tools activation registered forward to. */
+	readonly languageModelTools: LanguageModelToolsHost;
 }
 
 /** When each step of the first start ended, in ms after activation; 0 until it has. */
@@ -189,7 +192,23 @@ export function activateEngine(
 	};
 	connectProvider(provider);
 	attentionPlace.connect(attention);
-	registerWatchConsumers(context, { view, live, liveLenses, ensureStarted, refreshSummary });
+	const holdConsumer = registerWatchConsumers(context, {
+		view,
+		live,
+		liveLenses,
+		ensureStarted,
+		refreshSummary,
+	});
+	const languageModelTools = createLanguageModelTools({
+		graph,
+		live,
+		log,
+		ensureStarted,
+		workspaceReadAt: () => manifests.lastReadEndedAt,
+		holdConsumer,
+		dumpEventsOf: (rootId, object) => dumps.eventsOf(rootId, object),
+		liveEventsOf: (node) => explain.eventsOfLiveNode(node),
+	});
 	startup.engineLoaded = Date.now() - activatedAt;
 	log.info(`Loaded ${startup.engineLoaded} ms after activation.`);
 	return {
@@ -205,6 +224,7 @@ export function activateEngine(
 		matrix,
 		notifier,
 		startup,
+		languageModelTools,
 	};
 }
 

@@ -143,9 +143,27 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			if (isYaml(document)) loadSoon('a YAML document opened');
 		}),
 	);
+	// VS Code activates the extension for a contributed tool (onLanguageModelTool:<name>) and expects it registered
+	// by then: each forwards to the engine, which it loads.
+	const tools = contributedTools(context).map((name) =>
+		vscode.lm.registerTool<unknown>(name, {
+			prepareInvocation: async (options) =>
+				(await loadEngine()).languageModelTools.prepare(name, options.input),
+			invoke: async (options, token) => {
+				try {
+					return await (await loadEngine()).languageModelTools.invoke(name, options.input, token);
+				} catch (error) {
+					const message = error instanceof Error ? error.message : String(error);
+					return new vscode.LanguageModelToolResult([
+						new vscode.LanguageModelTextPart(`Kube Status Lens could not load: ${message}`),
+					]);
+				}
+			},
+		}),
+	);
 	context.subscriptions.push(provider, view, attentionProvider, attentionView, {
 		dispose: () => {
-			for (const disposable of triggers.concat(forwarders)) disposable.dispose();
+			for (const disposable of triggers.concat(forwarders, tools)) disposable.dispose();
 		},
 	});
 	// A YAML document (the activation event) or the view already showing needs the engine now, but after activation.
@@ -190,6 +208,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		get startup() {
 			return loadedApi().startup;
 		},
+		get languageModelTools() {
+			return loadedApi().languageModelTools;
+		},
 		attentionView,
 	};
 }
@@ -230,6 +251,16 @@ function contributedCommands(context: vscode.ExtensionContext): string[] {
 	return (manifest.contributes?.commands ?? [])
 		.map((entry) => entry.command)
 		.filter((command): command is string => typeof command === 'string');
+}
+
+/** The language model tools package.json contributes. */
+function contributedTools(context: vscode.ExtensionContext): string[] {
+	const manifest = context.extension.packageJSON as {
+		contributes?: { languageModelTools?: readonly { name?: unknown }[] };
+	};
+	return (manifest.contributes?.languageModelTools ?? [])
+		.map((entry) => entry.name)
+		.filter((name): name is string => typeof name === 'string');
 }
 
 /** Everything is disposed through context.subscriptions. */

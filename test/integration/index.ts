@@ -13,6 +13,7 @@ export async function run(): Promise<void> {
 		await import('./suite/live.test.ts');
 		await import('./suite/appliedRowsLive.test.ts');
 		await import('./suite/matrixLive.test.ts');
+		await import('./suite/lmToolsLive.test.ts');
 	} else {
 		await import('./suite/activation.test.ts');
 		await import('./suite/tree.test.ts');
@@ -24,6 +25,7 @@ export async function run(): Promise<void> {
 		await import('./suite/editor.test.ts');
 		await import('./suite/timelineNotify.test.ts');
 		await import('./suite/waitingRows.test.ts');
+		await import('./suite/lmTools.test.ts');
 		// Last: it adds roots the suites before it do not expect.
 		await import('./suite/fleetDump.test.ts');
 	}

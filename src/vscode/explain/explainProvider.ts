@@ -191,6 +191,11 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 		return `${markdown.trimEnd()}\n\n## Fleet's troubleshooting checks\n\n${lines.slice(1).join('\n')}\n`;
 	}
 
+	/** The Events of one live object as Explain reads them (5 s at most, kept 15 s); none for other objects. */
+	async eventsOfLiveNode(node: TreeNode): Promise<readonly KubeEvent[]> {
+		return (await this.liveEventsOf([node])).events.get(node.id) ?? [];
+	}
+
 	/** The Events of the chain's first few live objects, by node id, and a note per context that did not answer. */
 	private async liveEventsOf(
 		chain: readonly TreeNode[],

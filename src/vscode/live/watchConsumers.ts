@@ -5,8 +5,9 @@ import type { LiveFeed } from '../../live/liveFeed.ts';
 
 /**
  * Registers what the watches run for: the visible tree, the status bar of a focused window, a visible editor with
- * live CodeLenses, a visible merge preview of a live workload. With none of them the sessions pause. The tree
- * showing is also what starts the work that activation defers.
+ * live CodeLenses, a visible merge preview of a live workload, and whatever holds a consumer through the returned
+ * function (an assistant's tool call, while it runs) until it disposes it. With none of them the sessions pause. The
+ * tree showing is also what starts the work that activation defers.
  */
 export function registerWatchConsumers(
 	context: vscode.ExtensionContext,
@@ -17,10 +18,12 @@ export function registerWatchConsumers(
 		readonly ensureStarted: () => Promise<void>;
 		readonly refreshSummary: () => void;
 	},
-): void {
+): (consumer: string) => vscode.Disposable {
 	const { view, live, liveLenses, ensureStarted, refreshSummary } = deps;
+	/** Consumers held through the returned function, with how many holders each has now. */
+	const held = new Map<string, number>();
 	const updateConsumers = (): void => {
-		live.setConsumers(consumersNow(view, liveLenses));
+		live.setConsumers([...consumersNow(view, liveLenses), ...held.keys()]);
 		refreshSummary();
 	};
 	context.subscriptions.push(
@@ -34,6 +37,19 @@ export function registerWatchConsumers(
 	);
 	updateConsumers();
 	if (view.visible) void ensureStarted();
+	return (consumer) => {
+		held.set(consumer, (held.get(consumer) ?? 0) + 1);
+		updateConsumers();
+		let released = false;
+		return new vscode.Disposable(() => {
+			if (released) return;
+			released = true;
+			const holders = (held.get(consumer) ?? 1) - 1;
+			if (holders > 0) held.set(consumer, holders);
+			else held.delete(consumer);
+			updateConsumers();
+		});
+	};
 }
 
 /** The consumers there are now, by the names the status bar tooltip shows. */

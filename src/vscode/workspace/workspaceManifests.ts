@@ -134,6 +134,8 @@ export class WorkspaceManifests implements vscode.Disposable {
 	private listed = new Set<string>();
 	/** The first full read has ended (the root counts its objects from then on). */
 	private readOnce = false;
+	/** When the last read (a scan, or a changed file) ended; undefined before the first. */
+	lastReadEndedAt: number | undefined;
 	private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
 	private rescanTimer: ReturnType<typeof setTimeout> | undefined;
 	private started: Promise<void> | undefined;
@@ -258,6 +260,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 		try {
 			await this.scanFiles(readAll, first);
 		} finally {
+			this.lastReadEndedAt = Date.now();
 			if (first) {
 				this.readOnce = true;
 				this.onChanged(this.graph.setRootState(workspaceRootId, undefined));
@@ -400,6 +403,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 	): Promise<void> {
 		const loaded = await this.load(uri, maxFileBytes);
 		if (loaded) this.apply([loaded]);
+		this.lastReadEndedAt = Date.now();
 	}
 
 	/**

@@ -57,6 +57,11 @@ tester.run('layers/allowed-imports', rule, {
 			code: "import type * as k8s from '../k8s/index.ts';\nimport { type Session } from '../k8s/session.ts';",
 			options,
 		},
+		{
+			filename: file('src/cli/mcpContexts.ts'),
+			code: "import { LiveFeed } from '../live/liveFeed.ts';\nconst k8s = () => import('../k8s/index.ts');",
+			options,
+		},
 	],
 	invalid: [
 		{
@@ -92,6 +97,19 @@ tester.run('layers/allowed-imports', rule, {
 		{
 			filename: file('src/cli/main.ts'),
 			code: "import { s } from '../k8s/session.ts';",
+			options,
+			errors: 1,
+		},
+		{
+			// Only `mcp` may load the cluster bundle: status, check and merge run on Node 20 without client-node.
+			filename: file('src/cli/statusCommand.ts'),
+			code: "const k8s = () => import('../k8s/index.ts');",
+			options,
+			errors: 1,
+		},
+		{
+			filename: file('src/cli/mcp.ts'),
+			code: "import { createSession } from '../k8s/index.ts';",
 			options,
 			errors: 1,
 		},
