@@ -7,6 +7,7 @@ import {
 import { explainChain } from '../explain/explainDocument.ts';
 import { heldFor } from '../explain/objectFacts.ts';
 import { getString, groupOf } from '../model/object.ts';
+import { systemOf } from '../status/registry.ts';
 import { mergeInputsFrom, mergePreviewYaml } from '../merge/mergePreview.ts';
 import type { StatusResult } from '../status/result.ts';
 import { codeBlock } from '../text/markdown.ts';
@@ -190,19 +191,6 @@ function boundedBlock(text: string, max: number): string[] {
 	return codeBlock(body, 'yaml').split('\n');
 }
 
-const fleetKinds = new Set([
-	'GitRepo',
-	'HelmOp',
-	'Bundle',
-	'BundleDeployment',
-	'Cluster',
-	'ClusterGroup',
-	'Content',
-	'BundleNamespaceMapping',
-	'GitRepoRestriction',
-	'ClusterRegistration',
-]);
-
 /** run_fleet_checks on a world. */
 export function fleetChecksAnswer(world: AssistantWorld, input: ToolInput): AssistantAnswer {
 	const scope = rootsInScope(world, input);
@@ -227,10 +215,7 @@ export function fleetChecksAnswer(world: AssistantWorld, input: ToolInput): Assi
 }
 
 function isFleetObject(object: unknown): boolean {
-	return (
-		groupOf(getString(object, 'apiVersion') ?? '') === 'fleet.cattle.io' &&
-		fleetKinds.has(getString(object, 'kind') ?? '')
-	);
+	return systemOf(object) === 'fleet';
 }
 
 function checksOfRoot(world: AssistantWorld, root: AssistantRoot): AssistantAnswer {
