@@ -144,8 +144,13 @@ export class WorkspaceManifests implements vscode.Disposable {
 	 * objects (read, and parsed when a worker thread parsed it), `parse` what this thread parsed itself.
 	 */
 	readonly timings = { list: 0, io: 0, parse: 0, graph: 0, readPhase: 0 };
-	/** How many files of the last scan a worker thread parsed. */
+	/** How many files worker threads have parsed since the start (the last scan's count is in its log line). */
 	parsedInWorker = 0;
+	/** The scan running now, and the one asked for meanwhile (it runs once after, reading all if any ask did). */
+	private scanning: Promise<void> | undefined;
+	/** How many scans have ended (tests wait on it). */
+	scansEnded = 0;
+	private queuedScan: { readAll: boolean; done: Promise<void> } | undefined;
 	/** Objects summed over the files of the running scan (an object in two files counts twice). */
 	private objectsRead = 0;
 
@@ -245,7 +250,39 @@ export class WorkspaceManifests implements vscode.Disposable {
 		return listing.files.map((path) => vscode.Uri.file(path));
 	}
 
-	private async scan(readAll: boolean): Promise<void> {
+	/**
+	 * One scan at a time: two at once would each read the files the other has not put into the graph yet. Asks that
+	 * come while one runs are folded into a single scan after it.
+	 */
+	private scan(readAll: boolean): Promise<void> {
+		if (!this.scanning) {
+			this.scanning = this.scanNow(readAll).finally(() => {
+				this.scanning = undefined;
+				this.scansEnded++;
+			});
+			return this.scanning;
+		}
+		if (this.queuedScan) {
+			this.queuedScan.readAll ||= readAll;
+			return this.queuedScan.done;
+		}
+		const queued = { readAll, done: Promise.resolve() };
+		queued.done = this.scanning
+			.catch(() => undefined)
+			.then(() => {
+				this.queuedScan = undefined;
+				return this.scan(queued.readAll);
+			});
+		this.queuedScan = queued;
+		return queued.done;
+	}
+
+	/** A scan runs, or one is due. */
+	get scanPending(): boolean {
+		return this.scanning !== undefined || this.rescanTimer !== undefined;
+	}
+
+	private async scanNow(readAll: boolean): Promise<void> {
 		// Until the first read ends the root holds part of the workspace: it says so instead of counting.
 		const first = !this.readOnce;
 		if (first) {
@@ -278,7 +315,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 					const uris = await this.listFiles();
 					this.timings.list = Date.now() - mark;
 					this.timings.io = this.timings.parse = this.timings.graph = 0;
-					this.parsedInWorker = 0;
+					const parsedInWorkerBefore = this.parsedInWorker;
 					this.objectsRead = 0;
 					mark = Date.now();
 					const current = new Set(uris.map((uri) => uri.toString()));
@@ -365,7 +402,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 							objectsInFiles: this.objectsRead,
 							distinctObjects: this.graph.objectCount(workspaceRootId),
 							elapsedMs: Date.now() - started,
-						})} (Listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms; ${this.parsedInWorker} file(s) parsed in a worker thread.)`,
+						})} (Listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms; ${this.parsedInWorker - parsedInWorkerBefore} file(s) parsed in a worker thread.)`,
 					);
 				},
 			),
@@ -387,7 +424,10 @@ export class WorkspaceManifests implements vscode.Disposable {
 
 	private scheduleRescan(): void {
 		clearTimeout(this.rescanTimer);
-		this.rescanTimer = setTimeout(() => void this.scan(false), 300);
+		this.rescanTimer = setTimeout(() => {
+			this.rescanTimer = undefined;
+			void this.scan(false);
+		}, 300);
 	}
 
 	private forget(uri: vscode.Uri): void {

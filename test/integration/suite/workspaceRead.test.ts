@@ -48,12 +48,14 @@ describe('a read of many files', () => {
 		// Written beside the workspace and moved in at once: the files arrive in one read, as a checkout or an unpacked
 		// archive does, not one by one as the test writes them (which a slow machine would read as many small reads).
 		const staging = join(workspace, '..', `many-files-staging-${process.pid}`);
+		const emptyFolder = join(workspace, 'nothing-here');
 		mkdirSync(staging);
 		try {
 			for (let index = 0; index < repositories; index++) {
 				writeFileSync(join(staging, `repository-${index}.yaml`), helmRepository(index));
 			}
 			writeFileSync(join(staging, 'behind.yaml'), behindYaml);
+			const parsedInWorkerBefore = api.manifests.parsedInWorker;
 			renameSync(staging, folder);
 			const inFolder = () =>
 				api.graph
@@ -65,10 +67,20 @@ describe('a read of many files', () => {
 				() => `41 objects from the new files (${inFolder().length} so far)`,
 				() => inFolder().length === repositories + 1,
 			);
+			// A folder that brings nothing starts another scan, which reads nothing: the count of the read that brought
+			// the files stays (a slow machine's late file events did this, and the count went back to 0).
+			await eventually('the scan that brought them to end', () => !api.manifests.scanPending);
+			const scansEnded = api.manifests.scansEnded;
+			mkdirSync(emptyFolder);
+			await eventually(
+				'a scan after the empty folder appeared',
+				() => api.manifests.scansEnded > scansEnded,
+			);
+			const parsedInWorker = api.manifests.parsedInWorker - parsedInWorkerBefore;
 			assert.ok(
 				// All but the first file read, and the one handed back for its exact integers.
-				api.manifests.parsedInWorker >= repositories - 1,
-				`parsed in a worker thread: ${api.manifests.parsedInWorker}`,
+				parsedInWorker >= repositories - 1,
+				`parsed in a worker thread: ${parsedInWorker}`,
 			);
 			const texts = [
 				...Array.from({ length: repositories }, (_, index) => helmRepository(index)),
@@ -98,6 +110,7 @@ describe('a read of many files', () => {
 		} finally {
 			rmSync(staging, { recursive: true, force: true });
 			rmSync(folder, { recursive: true, force: true });
+			rmSync(emptyFolder, { recursive: true, force: true });
 		}
 	});
 });
