@@ -73,7 +73,10 @@ export class TreeView {
 		await row.click({ button: 'right' });
 		const entry = this.page.locator('.context-view .action-label', { hasText: item }).first();
 		await entry.waitFor({ timeout: 10_000 });
+		await entry.hover();
 		await entry.click();
+		// The menu closes once it has run the item.
+		await entry.waitFor({ state: 'detached', timeout: 10_000 });
 	}
 }
 

@@ -594,6 +594,9 @@ export async function runStories(page, { out }) {
 			await tree.expand('GitRepos');
 			await tree.waitForRow(/^\s*shop(?!-)/);
 			await shot('fleet-dump.png');
+			// The row's menu opens the object as the archive holds it, read-only, its tab named after the entry.
+			await tree.contextMenu(/^\s*shop(?!-)/, 'Open Dump Entry');
+			await editors.waitForTab('shop');
 		},
 	);
 
