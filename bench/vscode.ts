@@ -155,7 +155,7 @@ function report(
 		`  later start, ms after activation: engine loaded ${ms(later.startup_engineLoadedMs)}, workspace manifests read ${ms(later.startup_manifestsReadMs)}, fleet dump archives read ${ms(later.startup_dumpsReadMs)}`,
 	);
 	console.log(
-		`  later start, of which: listing files ${ms(later.scan_listMs)}, reading, parsing and graph ${ms(later.scan_readPhaseMs)} (wall); summed over 8 parallel reads: waiting for reads (and the worker thread's parsing) ${ms(later.scan_ioMs)}, parsing on the host's thread ${ms(later.scan_parseMs)}, graph ${ms(later.scan_graphMs)}; ${later.parsedInWorker ?? 0} of ${core.files} files parsed in a worker thread; walking every item ${ms(later.walkMs)}`,
+		`  later start, of which: listing files ${ms(later.scan_listMs)}, reading, parsing and graph ${ms(later.scan_readPhaseMs)} (wall); summed over 8 parallel reads: waiting for reads (and the worker thread's parsing) ${ms(later.scan_ioMs)}, parsing on the host's thread ${ms(later.scan_parseMs)}, graph ${ms(later.scan_graphMs)}; ${later.filesFromParseCache ?? 0} of ${core.files} files unchanged since the first start, taken from the parse cache, ${later.parsedInWorker ?? 0} parsed in a worker thread; walking every item ${ms(later.walkMs)}`,
 	);
 	console.log(
 		`  the core alone on the same ${core.files} files (a fresh Node, no VS Code): parsing ${ms(core.parseMs)}, graph ${ms(core.graphMs)}`,

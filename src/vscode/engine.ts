@@ -1,4 +1,7 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { ParseCache } from '../files/parseCache.ts';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
 import type { TreeNode } from '../core/tree/treeNode.ts';
 import type { LiveFeed } from '../live/liveFeed.ts';
@@ -76,7 +79,12 @@ export function activateEngine(
 	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
 	// The sources report changes only once started, by which time everything below exists to take them.
 	let graphChanged = (_changes: ChangedNodes): void => {};
-	const manifests = new WorkspaceManifests(graph, log, (changes) => graphChanged(changes));
+	const manifests = new WorkspaceManifests(
+		graph,
+		log,
+		(changes) => graphChanged(changes),
+		parseCacheOf(context),
+	);
 	const dumps = new FleetDumpRoots(graph, log, (changes) => graphChanged(changes));
 	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
 	const fleetFindings = new FleetFindingsCache(graph);
@@ -234,6 +242,24 @@ const liveStartDelayMs = 500;
  * What starts the deferred work: the workspace scan once, the live sessions on every call. Returns the wait for the
  * scan (the in-host tests' `ready`).
  */
+/**
+ * The workspace's parse cache in the extension's storage for this workspace, keyed by this engine bundle (its size and
+ * time: a new version parses everything once); none without a workspace or outside a bundle.
+ */
+function parseCacheOf(context: vscode.ExtensionContext): ParseCache | undefined {
+	const folder = context.storageUri;
+	if (folder?.scheme !== 'file' || typeof __filename !== 'string') return undefined;
+	try {
+		const bundle = statSync(__filename);
+		return new ParseCache(
+			join(folder.fsPath, 'manifest-parse-cache.json'),
+			`${String((context.extension.packageJSON as { version?: unknown }).version)}:${bundle.size}:${bundle.mtimeMs}`,
+		);
+	} catch {
+		return undefined;
+	}
+}
+
 function startOnFirstUse(deps: {
 	readonly graph: ResourceGraph;
 	readonly provider: ResourceTreeProvider;

@@ -10,6 +10,7 @@ import {
 	type WorkerObject,
 	type WorkerProblem,
 } from '../../files/manifestWorkerClient.ts';
+import { type ParseCache, stampOf } from '../../files/parseCache.ts';
 import { readRegularFile } from '../../files/regularFile.ts';
 import type { ChangedNodes, ResourceGraph, SourceObject } from '../../core/tree/model.ts';
 import type { Log } from '../log.ts';
@@ -158,10 +159,23 @@ export class WorkspaceManifests implements vscode.Disposable {
 	private readonly log: Log;
 	private readonly onChanged: (changed: ChangedNodes) => void;
 
-	constructor(graph: ResourceGraph, log: Log, onChanged: (changed: ChangedNodes) => void) {
+	/** What files parsed to at the last start (the first scan takes what is unchanged from it), when there is storage. */
+	private readonly parseCache: ParseCache | undefined;
+	/** The parse cache written after the first scan: true when written, false when there was nothing new or no cache. */
+	parseCacheSaved: Promise<boolean> = Promise.resolve(false);
+	/** How many files the first scan took from the parse cache. */
+	filesFromParseCache = 0;
+
+	constructor(
+		graph: ResourceGraph,
+		log: Log,
+		onChanged: (changed: ChangedNodes) => void,
+		parseCache?: ParseCache,
+	) {
 		this.graph = graph;
 		this.log = log;
 		this.onChanged = onChanged;
+		this.parseCache = parseCache;
 	}
 
 	/** Reads everything once (idempotent) and starts watching. */
@@ -301,6 +315,14 @@ export class WorkspaceManifests implements vscode.Disposable {
 			if (first) {
 				this.readOnce = true;
 				this.onChanged(this.graph.setRootState(workspaceRootId, undefined));
+				this.filesFromParseCache = this.parseCache?.hits ?? 0;
+				const cache = this.parseCache;
+				// A moment after the tree shows, not while it is being drawn (writing 10,000 objects takes ~80 ms).
+				if (cache) {
+					this.parseCacheSaved = new Promise((resolve) =>
+						setTimeout(() => resolve(cache.save()), 500),
+					);
+				}
 			}
 		}
 	}
@@ -315,6 +337,9 @@ export class WorkspaceManifests implements vscode.Disposable {
 					const uris = await this.listFiles();
 					this.timings.list = Date.now() - mark;
 					this.timings.io = this.timings.parse = this.timings.graph = 0;
+					// Only the first scan takes parses from the last start; the refresh command reads everything again.
+					const useCache = first && this.parseCache !== undefined;
+					if (useCache) await this.parseCache?.load();
 					const parsedInWorkerBefore = this.parsedInWorker;
 					this.objectsRead = 0;
 					mark = Date.now();
@@ -381,7 +406,12 @@ export class WorkspaceManifests implements vscode.Disposable {
 							const uri = toRead[index];
 							if (!uri) break;
 							// The first file is parsed here while the worker loads: it puts the roots and first groups up.
-							const loaded = await this.load(uri, limitOf(uri), index === 0 ? undefined : parser);
+							const loaded = await this.load(
+								uri,
+								limitOf(uri),
+								index === 0 ? undefined : parser,
+								useCache,
+							);
 							if (loaded) batch.push(loaded);
 							done++;
 							if (appliedAt === 0 || Date.now() - appliedAt >= batchMs) apply();
@@ -402,7 +432,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 							objectsInFiles: this.objectsRead,
 							distinctObjects: this.graph.objectCount(workspaceRootId),
 							elapsedMs: Date.now() - started,
-						})} (Listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms; ${this.parsedInWorker - parsedInWorkerBefore} file(s) parsed in a worker thread.)`,
+						})} (Listing ${this.timings.list} ms, reading ${this.timings.io} ms, parsing ${this.timings.parse} ms, graph ${this.timings.graph} ms; ${this.parsedInWorker - parsedInWorkerBefore} file(s) parsed in a worker thread${useCache ? `, ${this.parseCache?.hits ?? 0} unchanged since the last start` : ''}.)`,
 					);
 				},
 			),
@@ -432,6 +462,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 
 	private forget(uri: vscode.Uri): void {
 		const key = uri.toString();
+		if (uri.scheme === 'file') this.parseCache?.forget(uri.fsPath);
 		if (!this.known.delete(key)) return;
 		this.onChanged(this.graph.removeSource(workspaceRootId, key));
 	}
@@ -454,13 +485,14 @@ export class WorkspaceManifests implements vscode.Disposable {
 		uri: vscode.Uri,
 		maxFileBytes: number,
 		worker?: ManifestWorker,
+		useCache = false,
 	): Promise<FileObjects | undefined> {
 		const key = uri.toString();
 		const label = vscode.workspace.asRelativePath(
 			uri,
 			(vscode.workspace.workspaceFolders?.length ?? 0) > 1,
 		);
-		const read = await this.readAndParse(uri, maxFileBytes, worker);
+		const read = await this.readCachedOrParse(uri, maxFileBytes, worker, useCache);
 		if ('skipped' in read) {
 			this.log.warn(`Skipped ${label}: ${read.skipped}.`);
 			this.drop(key);
@@ -487,6 +519,29 @@ export class WorkspaceManifests implements vscode.Disposable {
 			sourceId: key,
 			objects: read.objects.map((entry) => ({ object: entry.object, line: entry.line, label })),
 		};
+	}
+
+	/**
+	 * A local file's objects from the parse cache when its stat is the one cached, else read and parsed (and kept for
+	 * the next start, stamped with the stat taken before the read: a file changed meanwhile is parsed again then).
+	 */
+	private async readCachedOrParse(
+		uri: vscode.Uri,
+		maxFileBytes: number,
+		worker: ManifestWorker | undefined,
+		useCache: boolean,
+	): Promise<ParsedFile> {
+		const cache = uri.scheme === 'file' ? this.parseCache : undefined;
+		if (!cache) return this.readAndParse(uri, maxFileBytes, worker);
+		const stamp = await stampOf(uri.fsPath);
+		if (useCache && stamp && stamp.size <= maxFileBytes) {
+			const cached = cache.lookup(uri.fsPath, stamp);
+			if (cached) return cached;
+		}
+		const read = await this.readAndParse(uri, maxFileBytes, worker);
+		if (stamp && 'objects' in read) cache.remember(uri.fsPath, stamp, read);
+		else cache.forget(uri.fsPath);
+		return read;
 	}
 
 	/** A file's objects, through the worker when there is one and the file is local, else on this thread. */
