@@ -283,7 +283,7 @@ async function main() {
 						}),
 						{ timeout: 120_000 },
 					);
-					const timeout = Number(options.timeout ?? 300) * 1000;
+					const timeout = Number(options.timeout ?? 900) * 1000;
 					const code = await Promise.race([
 						exited,
 						new Promise((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), timeout)),

@@ -66,7 +66,7 @@ describe(`kube-status-lens mcp on the example workspace, Node ${process.versions
 			await client.callTool({ name: 'list_kube_status_problems', arguments: {} }),
 		);
 		assert.match(text, /^\d+ objects need attention in examples\/workspace: \d+ errors/);
-		assert.match(text, /^Data: examples\/workspace read \d+ s ago\.$/m);
+		assert.match(text, /^Data: examples\/workspace read \d+ (s|min) ago\.$/m);
 		assert.match(text, /GitRepo fleet-default\/shop — ErrApplied \(error\)/);
 	});
 
@@ -187,21 +187,31 @@ describe(`kube-status-lens mcp on a kube context, Node ${process.versions.node}`
 
 	it(
 		'explains GitRepo shop on the demo cluster down to the failing resource on its cluster',
-		{ timeout: 30_000 },
+		{ timeout: 90_000 },
 		async () => {
 			const client = await connect([], { KUBECONFIG: kubeconfig });
 			try {
-				const answer = await client.callTool({
-					name: 'explain_kube_status',
-					arguments: { kind: 'GitRepo', name: 'shop', context: 'fleet-mgmt' },
-				});
-				const text = textOf(answer);
+				// The rejection lasts 15 s of each 22.5 s round: on a loaded machine the first answer can come after the
+				// round reset it, so it asks again until an answer falls within a rejection (every round has one).
+				let answer;
+				let text = '';
+				const until = Date.now() + 60_000;
+				do {
+					answer = await client.callTool({
+						name: 'explain_kube_status',
+						arguments: { kind: 'GitRepo', name: 'shop', context: 'fleet-mgmt' },
+					});
+					text = textOf(answer);
+				} while (
+					!/ is ErrApplied \(error\); .*frontend, failed to apply/.test(text) &&
+					Date.now() < until
+				);
 				assert.equal(answer.isError, undefined);
 				assert.match(
 					text,
 					/^GitRepo fleet-default\/shop is ErrApplied \(error\); the root cause is Deployment shop\/frontend, failed to apply \(context fleet-mgmt\)\.$/m,
 				);
-				assert.match(text, /^Data: context fleet-mgmt read \d+ s ago\.$/m);
+				assert.match(text, /^Data: context fleet-mgmt read \d+ (s|min) ago\.$/m);
 				assert.match(
 					text,
 					/^3\. BundleDeployment cluster-fleet-default-prod-us-1-04523fc383a2\/shop-frontend on prod-us-1: ErrApplied \(error\)$/m,

@@ -25,14 +25,31 @@ export class TreeView {
 		return this.row(text);
 	}
 	async expand(text) {
-		const row = await this.waitForRow(text);
-		if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
-		await this.page.waitForTimeout(300);
+		await this.toggleUntil(text, 'true');
 	}
 	async collapse(text) {
-		const row = await this.waitForRow(text);
-		if ((await row.getAttribute('aria-expanded')) === 'true') await row.click();
-		await this.page.waitForTimeout(300);
+		await this.toggleUntil(text, 'false');
+	}
+	/** Clicks the row until it shows the state asked for: a click that lands while the tree redraws the row is lost. */
+	async toggleUntil(text, expanded) {
+		for (let attempt = 0; attempt < 4; attempt++) {
+			const row = await this.waitForRow(text);
+			const state = await row.getAttribute('aria-expanded');
+			if (state === null || state === expanded) {
+				// Let the children (or the rows below) settle before the next step reads them.
+				await this.page.waitForTimeout(300);
+				return;
+			}
+			await row.click();
+			await this.page
+				.locator(`.sidebar .monaco-list-row[aria-expanded="${expanded}"]`, { hasText: text })
+				.first()
+				.waitFor({ timeout: 3_000 })
+				.catch(() => undefined);
+		}
+		throw new Error(
+			`the row ${String(text)} did not become ${expanded === 'true' ? 'expanded' : 'collapsed'}`,
+		);
 	}
 	async rowTexts() {
 		return this.page.locator('.sidebar .monaco-list-row').allInnerTexts();
@@ -71,13 +88,20 @@ export class TreeView {
 	async contextMenu(text, item) {
 		const row = await this.waitForRow(text);
 		await row.click({ button: 'right' });
-		const entry = this.page.locator('.context-view .action-label', { hasText: item }).first();
-		await entry.waitFor({ timeout: 10_000 });
-		await entry.hover();
-		await entry.click();
-		// The menu closes once it has run the item.
-		await entry.waitFor({ state: 'detached', timeout: 10_000 });
+		await clickMenuItem(this.page, item);
 	}
+}
+
+/**
+ * Clicks an item of the open menu. A click the instant the menu shows is ignored (the item highlights, the menu stays):
+ * the pointer rests on it first, as a hand's does, and the menu closing says it ran.
+ */
+export async function clickMenuItem(page, item) {
+	const entry = page.locator('.context-view .action-label', { hasText: item }).first();
+	await entry.waitFor({ timeout: 10_000 });
+	await entry.hover();
+	await entry.click();
+	await entry.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
 /** The editor area, where previews and manifests open. */

@@ -2,7 +2,13 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ActivityBar, CommandPalette, EditorArea, TreeView } from './pageObjects.mjs';
+import {
+	ActivityBar,
+	clickMenuItem,
+	CommandPalette,
+	EditorArea,
+	TreeView,
+} from './pageObjects.mjs';
 
 /**
  * Stories on the demo cluster's live contexts (run with the demo cluster behind KUBECONFIG, the KubeStellar pair set
@@ -210,10 +216,7 @@ export async function runStories(page, { out }) {
 			await page.mouse.move(700, 700);
 			await (await tree.waitForRow(/^\s*shop(?!-)/)).click();
 			await page.locator('.sidebar .codicon-toolbar-more').first().click();
-			await page
-				.locator('.context-view .action-label', { hasText: 'Filter by Namespace' })
-				.first()
-				.click();
+			await clickMenuItem(page, 'Filter by Namespace');
 			// It asks (the namespaces present, with counts) instead of filtering by the selected row.
 			const choice = page
 				.locator('.quick-input-list .monaco-list-row', { hasText: 'harbor-dr' })
@@ -366,7 +369,9 @@ export async function runStories(page, { out }) {
 			.first()
 			.waitFor({ timeout: 15_000 });
 		await page.keyboard.press('Enter');
-		await page.waitForTimeout(1000);
+		// Find goes to the editor that has the focus: this one, once it has opened.
+		await editors.waitForTab('dump.yaml');
+		await page.locator('.monaco-editor.focused').first().waitFor({ timeout: 15_000 });
 		const word = page
 			.locator('.monaco-editor .view-line span', { hasText: /^FetchFailed$/ })
 			.first();

@@ -306,8 +306,9 @@ describe('kubeconfig: exec credential plugins', () => {
 		);
 		await chmod(path.join(dir, 'slow.sh'), 0o755);
 		await assert.rejects(
-			runExecPlugin(exec(path.join(dir, 'slow.sh')), {}, { timeoutMs: 1000 }),
-			/did not answer within 1 s/,
+			// Long enough for a loaded machine to start the script (it writes its pid first), short for a test.
+			runExecPlugin(exec(path.join(dir, 'slow.sh')), {}, { timeoutMs: 3000 }),
+			/did not answer within 3 s/,
 		);
 		await processGone(Number((await readFile(pidFile, 'utf8')).trim()));
 	});

@@ -301,7 +301,6 @@ describe('actions on live objects', () => {
 						? true
 						: undefined;
 				},
-				10_000,
 			);
 		}
 	});
@@ -549,7 +548,6 @@ describe('live status in manifests', () => {
 						document.uri.scheme === 'kube-status-lens-live' &&
 						document.uri.path.includes('(helmrepositories.yaml)'),
 				),
-			5000,
 		);
 		assert.match(manifest.getText(), /name: podinfo\n/);
 		assert.ok(!/podinfo-oci/.test(manifest.getText()), 'only the one object, not the whole file');
@@ -959,7 +957,10 @@ describe('live actions that finish the job', () => {
 				const node = live(api, 'platform', 'HelmRelease', 'podinfo');
 				return node?.result?.state === 'Failed' ? node : undefined;
 			});
-			const errors = api.graph.problemCount();
+			// The platform root's own count: the other contexts, reopened before these tests, may still be listing.
+			const platformErrors = () =>
+				api.graph.problemCountsByRoot().find((root) => root.rootId === 'live:platform')?.count;
+			const errors = platformErrors();
 			const answer = await vscode.commands.executeCommand<Detailed>(
 				'kubeStatusLens.flux.suspend',
 				failed.id,
@@ -983,7 +984,7 @@ describe('live actions that finish the job', () => {
 				/^Suspended · Failed: Helm upgrade failed: timed out waiting for the condition/,
 			);
 			assert.equal(suspended.tone, 'error');
-			assert.equal(api.graph.problemCount(), errors, 'it still counts as an error');
+			assert.equal(platformErrors(), errors, 'it still counts as an error');
 		} finally {
 			await vscode.commands.executeCommand(
 				'kubeStatusLens.flux.resume',

@@ -10,7 +10,7 @@ describe('language model tools', () => {
 		// Run alone (KSL_TEST_GREP), the call itself activates the extension and reads the workspace.
 		const text = await invokeText('list_kube_status_problems', {});
 		assert.match(text, /GitRepo fleet-default\/shop\b/, text);
-		assert.match(text, /Data: "Workspace manifests" read \d+ s ago/, text);
+		assert.match(text, /Data: "Workspace manifests" read \d+ (s|min) ago/, text);
 	});
 
 	it('lists the four tools with the names and input schemas of the core', () => {

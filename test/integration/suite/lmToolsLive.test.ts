@@ -24,7 +24,7 @@ describe('language model tools on live contexts', () => {
 		const ask = (): Promise<string> =>
 			invokeText('explain_kube_status', { kind: 'GitRepo', name: 'shop', context: 'fleet-mgmt' });
 		const before = await ask();
-		assert.match(before, /Data: context fleet-mgmt read \d+ s ago/, before);
+		assert.match(before, /Data: context fleet-mgmt read \d+ (s|min) ago/, before);
 		const original = JSON.parse(
 			(await demoRequest('fleet-mgmt', 'GET', bundleDeploymentStatus)).body,
 		) as {
@@ -59,7 +59,7 @@ describe('language model tools on live contexts', () => {
 			assert.match(text, /GitRepo fleet-default\/shop/, text);
 			assert.match(text, /prod-us-1/, text);
 			assert.match(text, /Deployment shop\/frontend|"frontend"/, text);
-			assert.match(text, /Data: context fleet-mgmt read \d+ s ago \(ready\)/, text);
+			assert.match(text, /Data: context fleet-mgmt read \d+ (s|min) ago \(ready\)/, text);
 		} finally {
 			await patchStatus({
 				ready: original.status.ready,

@@ -58,10 +58,9 @@ async function pressKey(
 	return answered;
 }
 
-function closeMatrices(): void {
-	void extensionApi().then((api) => {
-		for (const handle of api.matrix.open()) handle.panel.dispose();
-	});
+async function closeMatrices(): Promise<void> {
+	const api = await extensionApi();
+	for (const handle of api.matrix.open()) handle.panel.dispose();
 }
 
 describe('the rollout matrix on live clusters', () => {
