@@ -323,6 +323,15 @@ async function main() {
 					await page.screenshot({ path: join(options.out, 'installed.png') });
 				}
 				console.log('[smoke] the installed extension activated and shows the tree');
+				// A later start of the same window: the view shows from the start, and its own request for rows loads the
+				// engine and fills it, with no click and no command.
+				await page.reload();
+				await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+				await page
+					.locator('.sidebar .monaco-list-row', { hasText: 'Fleet' })
+					.first()
+					.waitFor({ timeout: 60_000 });
+				console.log('[smoke] on a later start the view, showing at once, fills itself');
 				exitCode = 0;
 			} else if (mode === 'shots') {
 				const stories = await import(join(root, 'test/e2e/stories.mjs'));

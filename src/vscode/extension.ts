@@ -166,9 +166,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			for (const disposable of triggers.concat(forwarders, tools)) disposable.dispose();
 		},
 	});
-	// A YAML document (the activation event) or the view already showing needs the engine now, but after activation.
-	if (view.visible || attentionView.visible || vscode.workspace.textDocuments.some(isYaml)) {
-		setImmediate(() => loadSoon('a YAML document or the view is open'));
+	// A YAML document open (the activation event) needs the engine for its diagnostics, after activation. A view
+	// already showing asks for its rows itself, which loads the engine once VS Code is done activating extensions.
+	if (vscode.workspace.textDocuments.some(isYaml)) {
+		setImmediate(() => loadSoon('a YAML document is open'));
 	}
 	const loadedApi = (): EngineApi => {
 		if (!api) throw new Error('Kube Status Lens: await ready() before inspecting the engine');
