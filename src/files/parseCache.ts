@@ -2,7 +2,7 @@
 // read (YAML for 10,000 objects takes longer than building their graph), and most files have not changed since.
 // A file's entry is used only while its stat is the one taken before it was read (size, mtime, ctime, inode: ctime
 // changes with every write and no tool sets it back; a file changed in the last 2 s is not kept, as times are coarse),
-// and only by the engine bundle that wrote it.
+// and only by the engine bundle that wrote it. A file with a Secret is never kept: its data stays where the user put it.
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { WorkerObject, WorkerProblem } from './manifestWorkerClient.ts';
@@ -66,6 +66,17 @@ function survivesJson(value: unknown): boolean {
 		if (!survivesJson((value as Record<string, unknown>)[key])) return false;
 	}
 	return true;
+}
+
+/** A Secret, or a List holding one: its data is not copied into the extension's storage. */
+function holdsSecret(object: Record<string, unknown>): boolean {
+	if (object.kind === 'Secret') return true;
+	return Array.isArray(object.items)
+		? object.items.some(
+				(item: unknown) =>
+					typeof item === 'object' && item !== null && holdsSecret(item as Record<string, unknown>),
+			)
+		: false;
 }
 
 function isEntry(value: unknown): value is CacheEntry {
@@ -143,7 +154,8 @@ export class ParseCache {
 	/** Keeps what a file parsed to, stamped as it was before it was read, for the next start. */
 	remember(path: string, stamp: FileStamp, parsed: ParsedObjects, now = Date.now()): void {
 		const changedAt = Math.max(stamp.mtimeMs, stamp.ctimeMs);
-		if (now - changedAt < settledMs || !survivesJson(parsed.objects.map((item) => item.object))) {
+		const objects = parsed.objects.map((item) => item.object);
+		if (now - changedAt < settledMs || objects.some(holdsSecret) || !survivesJson(objects)) {
 			this.remembered.delete(path);
 			return;
 		}

@@ -132,7 +132,7 @@ describe('the parse cache of workspace manifests', () => {
 		assert.equal(await lookUp(join(folder, 'missing', 'cache.json'), 'engine-1', path), undefined);
 	});
 
-	it('keeps no file that changed a moment ago, nor objects JSON would not give back as they are', async () => {
+	it('keeps no file that changed a moment ago, no Secret, and no objects JSON would not give back as they are', async () => {
 		const cachePath = join(folder, 'unkept.json');
 		const path = join(folder, 'fresh.yaml');
 		writeFileSync(path, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: fresh}\n');
@@ -155,7 +155,24 @@ describe('the parse cache of workspace manifests', () => {
 			cache.remember(path, stamp, object(value), settledNow());
 			assert.equal(await cache.save(), false, String(value));
 		}
+		// A Secret's data is not copied out of the workspace, alone or in a List.
+		const secret = {
+			apiVersion: 'v1',
+			kind: 'Secret',
+			metadata: { name: 'token' },
+			data: { token: 'c2VjcmV0' },
+		};
+		for (const held of [secret, { apiVersion: 'v1', kind: 'List', items: [secret] }]) {
+			cache.remember(
+				path,
+				stamp,
+				{ objects: [{ object: held, line: 0 }], problems: [] },
+				settledNow(),
+			);
+			assert.equal(await cache.save(), false, String(held.kind));
+		}
 		cache.remember(path, stamp, object(42), settledNow());
 		assert.equal(await cache.save(), true);
+		assert.ok(!readFileSync(cachePath, 'utf8').includes('c2VjcmV0'));
 	});
 });
