@@ -99,6 +99,38 @@ describe('the parse cache of workspace manifests', () => {
 		assert.equal(await next.save(), false);
 	});
 
+	it('writes a cache of many files in slices that reads back whole', async () => {
+		const cachePath = join(folder, 'many.json');
+		const path = join(folder, 'one.yaml');
+		writeFileSync(path, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: one}\n');
+		const stamp = await stampOf(path);
+		assert.ok(stamp);
+		const parsed = (index: number) => ({
+			objects: Array.from({ length: 20 }, (_, item) => ({
+				object: {
+					apiVersion: 'v1',
+					kind: 'ConfigMap',
+					metadata: { name: `map-${index}-${item}` },
+					data: { text: 'x'.repeat(200) },
+				},
+				line: item * 6,
+			})),
+			problems: [],
+		});
+		const files = 3000;
+		const cache = new ParseCache(cachePath, 'engine-1');
+		await cache.load();
+		for (let index = 0; index < files; index++) {
+			cache.remember(`/w/file-${index}.yaml`, stamp, parsed(index), settledNow());
+		}
+		assert.equal(await cache.save(), true);
+		const next = new ParseCache(cachePath, 'engine-1');
+		await next.load();
+		for (const index of [0, 1, 1500, files - 1]) {
+			assert.deepEqual(next.lookup(`/w/file-${index}.yaml`, stamp), parsed(index));
+		}
+	});
+
 	it('parses a file again once it was rewritten, even to the same size and modification time', async () => {
 		const cachePath = join(folder, 'rewritten.json');
 		const path = join(folder, 'repository.yaml');
