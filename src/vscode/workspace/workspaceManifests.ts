@@ -317,7 +317,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 				this.onChanged(this.graph.setRootState(workspaceRootId, undefined));
 				this.filesFromParseCache = this.parseCache?.hits ?? 0;
 				const cache = this.parseCache;
-				// A moment after the tree shows, not while it is being drawn (writing 10,000 objects takes ~80 ms).
+				// A moment after the tree shows, not while it is being drawn.
 				if (cache) {
 					this.parseCacheSaved = new Promise((resolve) =>
 						setTimeout(() => resolve(cache.save()), 500),
@@ -531,10 +531,11 @@ export class WorkspaceManifests implements vscode.Disposable {
 		worker: ManifestWorker | undefined,
 		useCache: boolean,
 	): Promise<ParsedFile> {
-		const cache = uri.scheme === 'file' ? this.parseCache : undefined;
+		// Only the first scan's reads: the cache is written once, after it, so later reads would keep objects for nothing.
+		const cache = useCache && uri.scheme === 'file' ? this.parseCache : undefined;
 		if (!cache) return this.readAndParse(uri, maxFileBytes, worker);
 		const stamp = await stampOf(uri.fsPath);
-		if (useCache && stamp && stamp.size <= maxFileBytes) {
+		if (stamp && stamp.size <= maxFileBytes) {
 			const cached = cache.lookup(uri.fsPath, stamp);
 			if (cached) return cached;
 		}
