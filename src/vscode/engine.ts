@@ -239,10 +239,6 @@ export function activateEngine(
 const liveStartDelayMs = 500;
 
 /**
- * What starts the deferred work: the workspace scan once, the live sessions on every call. Returns the wait for the
- * scan (the in-host tests' `ready`).
- */
-/**
  * The workspace's parse cache in the extension's storage for this workspace, keyed by this engine bundle (its size and
  * time: a new version parses everything once); none without a workspace or outside a bundle.
  */
@@ -260,6 +256,10 @@ function parseCacheOf(context: vscode.ExtensionContext): ParseCache | undefined 
 	}
 }
 
+/**
+ * What starts the deferred work: the workspace scan once, the live sessions on every call. Returns the wait for the
+ * scan (the in-host tests' `ready`).
+ */
 function startOnFirstUse(deps: {
 	readonly graph: ResourceGraph;
 	readonly provider: ResourceTreeProvider;
