@@ -193,6 +193,10 @@ describe('the rollout matrix on live clusters', () => {
 		it("shows what the Bundles' statuses say and why other cells are missing, never a blank grid", async () => {
 			const api = await extensionApi();
 			await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+			// A Bundle an earlier test left open would list its BundleDeployments again in roll-ups-only mode.
+			await vscode.commands.executeCommand(
+				'workbench.actions.treeView.kubeStatusLens.resources.collapseAll',
+			);
 			await vscode.workspace
 				.getConfiguration('kubeStatusLens.clusters')
 				.update('bundleDeploymentThreshold', 1, vscode.ConfigurationTarget.Global);
@@ -231,6 +235,43 @@ describe('the rollout matrix on live clusters', () => {
 			);
 			assert.match(explained.notice, /Expand a Bundle in the tree/);
 
+			// What the patch below has to reach: the Bundle's row drawn from its status. A row whose
+			// BundleDeployments the root holds (a sync from before the mode changed that has not yet gone, or a
+			// listing from an expansion) shows those instead, and a patch to the status alone would not show.
+			const rowLabel = 'Bundle fleet-default/shop-frontend';
+			const rowState = (): string => {
+				const matrix = handle.current();
+				const row = matrix?.rows.findIndex((candidate) => candidate.label === rowLabel) ?? -1;
+				let listed = 0;
+				let nonReady: unknown;
+				api.graph.forEachObjectStatus(rootId, (object) => {
+					const record = object as {
+						kind?: unknown;
+						metadata?: { name?: unknown; labels?: Record<string, unknown> };
+						status?: { summary?: { nonReadyResources?: unknown } };
+					};
+					if (
+						record.kind === 'BundleDeployment' &&
+						record.metadata?.labels?.['fleet.cattle.io/bundle-name'] === 'shop-frontend'
+					) {
+						listed++;
+					}
+					if (record.kind === 'Bundle' && record.metadata?.name === 'shop-frontend') {
+						nonReady = record.status?.summary?.nonReadyResources;
+					}
+				});
+				const cell = cellOf(handle, rowLabel, 'fleet-default/prod-us-1');
+				return `row ${row}, from the status: ${matrix?.rowCounts.has(row) ?? false}, its BundleDeployments in the root: ${listed}, cell: ${cell?.state ?? 'none'}, nonReadyResources in the graph: ${JSON.stringify(nonReady)}, root: ${api.graph.node(rootId)?.description ?? 'gone'}`;
+			};
+			await eventually(
+				() => `the row of shop-frontend drawn from its status (${rowState()})`,
+				() => {
+					const matrix = handle.current();
+					const row = matrix?.rows.findIndex((candidate) => candidate.label === rowLabel) ?? -1;
+					return row >= 0 && matrix?.rowCounts.has(row) === true;
+				},
+			);
+
 			// Fleet names a failing cluster in the Bundle's status: the matrix shows that cell.
 			const path =
 				'/apis/fleet.cattle.io/v1alpha1/namespaces/fleet-default/bundles/shop-frontend/status';
@@ -255,14 +296,13 @@ describe('the rollout matrix on live clusters', () => {
 			});
 			assert.ok(patched === 200 || patched === 201, String(patched));
 			try {
-				const failing = await eventually('the failing cluster from the Bundle status', () => {
-					const cell = cellOf(
-						handle,
-						'Bundle fleet-default/shop-frontend',
-						'fleet-default/prod-us-1',
-					);
-					return cell?.state === 'ErrApplied' ? cell : undefined;
-				});
+				const failing = await eventually(
+					() => `the failing cluster from the Bundle status (${rowState()})`,
+					() => {
+						const cell = cellOf(handle, rowLabel, 'fleet-default/prod-us-1');
+						return cell?.state === 'ErrApplied' ? cell : undefined;
+					},
+				);
 				assert.equal(failing.object.kind, 'Bundle');
 				assert.match(failing.message, /from the matrix test/);
 				const matrix = handle.current();
