@@ -119,15 +119,53 @@ export class CommandPalette {
 	constructor(page) {
 		this.page = page;
 	}
+	/**
+	 * Opens the palette and runs a command. A palette that closes as it opens (focus taken back by a webview or a
+	 * reveal that was still settling) is opened again, as a user would press F1 again.
+	 */
 	async run(title) {
-		await this.page.keyboard.press('F1');
 		const input = this.page.locator('.quick-input-widget input');
-		await input.waitFor({ timeout: 10_000 });
-		await input.fill(`>${title}`);
-		await this.page
-			.locator('.quick-input-list .monaco-list-row', { hasText: title })
-			.first()
-			.waitFor({ timeout: 10_000 });
+		for (let attempt = 1; ; attempt++) {
+			try {
+				await this.page.keyboard.press('F1');
+				await input.waitFor({ timeout: 10_000 });
+				await input.fill(`>${title}`, { timeout: 5_000 });
+				await this.page
+					.locator('.quick-input-list .monaco-list-row', { hasText: title })
+					.first()
+					.waitFor({ timeout: 10_000 });
+				break;
+			} catch (error) {
+				if (attempt === 3) throw error;
+			}
+		}
 		await this.page.keyboard.press('Enter');
+	}
+
+	/**
+	 * Quick Open (Ctrl+P) with a query, until a row that matches `row` shows; returns that row. Opened again when it
+	 * closes as it opens, as `run` does.
+	 */
+	async quickOpen(query, row) {
+		const input = this.page.locator('.quick-input-widget input');
+		const match = this.page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first();
+		for (let attempt = 1; ; attempt++) {
+			try {
+				await this.page.keyboard.press('Control+P');
+				await input.waitFor({ timeout: 10_000 });
+				await input.fill(query, { timeout: 5_000 });
+				await match.waitFor({ timeout: 15_000 });
+				return match;
+			} catch (error) {
+				if (attempt === 3) throw error;
+			}
+		}
+	}
+
+	/** Waits for the quick pick a command opened, by its placeholder (not the palette that ran the command). */
+	async waitForPick(placeholder) {
+		const input = this.page.locator(`.quick-input-widget input[placeholder="${placeholder}"]`);
+		await input.waitFor({ timeout: 30_000 });
+		return input;
 	}
 }

@@ -324,8 +324,7 @@ export async function runStories(page, { out }) {
 		async () => {
 			await page.mouse.move(700, 700);
 			await palette.run('Kube Status Lens: Explain Status');
-			const input = page.locator('.quick-input-widget input');
-			await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+			const input = await palette.waitForPick('Explain the status of');
 			await input.fill('flux-system/apps');
 			await page
 				.locator('.quick-input-list .monaco-list-row', { hasText: 'Kustomization' })
@@ -362,12 +361,7 @@ export async function runStories(page, { out }) {
 
 	await story('a user hovers a condition in a dump and reads what it means', async () => {
 		await page.keyboard.press('Escape');
-		await page.keyboard.press('Control+P');
-		await page.locator('.quick-input-widget input').fill('flux/dump.yaml');
-		await page
-			.locator('.quick-input-list .monaco-list-row', { hasText: 'dump.yaml' })
-			.first()
-			.waitFor({ timeout: 15_000 });
+		await palette.quickOpen('flux/dump.yaml', 'dump.yaml');
 		await page.keyboard.press('Enter');
 		// Find goes to the editor that has the focus: this one, once it has opened.
 		await editors.waitForTab('dump.yaml');
@@ -411,13 +405,8 @@ export async function runStories(page, { out }) {
 		'a user opens a Fleet dump and reads in the Problems panel which object each error is on',
 		async () => {
 			await page.keyboard.press('Escape');
-			await page.keyboard.press('Control+P');
-			await page.locator('.quick-input-widget input').fill('fleet/dump.yaml');
 			// Not flux/dump.yaml, which quick open offers first as recently opened.
-			const row = page
-				.locator('.quick-input-list .monaco-list-row', { hasText: /dump\.yaml.*fleet/ })
-				.first();
-			await row.waitFor({ timeout: 15_000 });
+			const row = await palette.quickOpen('fleet/dump.yaml', /dump\.yaml.*fleet/);
 			await row.click();
 			await editors.waitForTab('dump.yaml');
 			await page.keyboard.press('Control+Shift+M');
@@ -441,12 +430,7 @@ export async function runStories(page, { out }) {
 		'a user opens a KubeStellar workload and previews how its WEC statuses merge',
 		async () => {
 			await page.keyboard.press('Escape');
-			await page.keyboard.press('Control+P');
-			await page.locator('.quick-input-widget input').fill('kubestellar/deployment.yaml');
-			await page
-				.locator('.quick-input-list .monaco-list-row', { hasText: 'deployment.yaml' })
-				.first()
-				.waitFor({ timeout: 15_000 });
+			await palette.quickOpen('kubestellar/deployment.yaml', 'deployment.yaml');
 			await page.keyboard.press('Enter');
 			const lens = page
 				.locator('.codelens-decoration a', { hasText: 'Preview multi-WEC status merge' })

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { eventually, extensionApi } from './support.ts';
+import { deleteManifest, eventually, extensionApi } from './support.ts';
 
 function fileUri(path: string): vscode.Uri {
 	const folder = vscode.workspace.workspaceFolders?.[0];
@@ -75,7 +75,7 @@ describe('hovers, diagnostics and quick fixes in manifests', () => {
 			() => !ours(document.uri).some((diagnostic) => diagnostic.code === provider.code),
 		);
 		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-		await vscode.workspace.fs.delete(document.uri);
+		await deleteManifest(await extensionApi(), document.uri);
 	});
 
 	it('reports status problems in dumps with the engine message, and clears them when the document closes', async () => {
@@ -117,7 +117,7 @@ describe('hovers, diagnostics and quick fixes in manifests', () => {
 			),
 		);
 		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-		await vscode.workspace.fs.delete(document.uri);
+		await deleteManifest(await extensionApi(), document.uri);
 	});
 
 	it('explains a condition on hover, untrusted', async () => {
@@ -255,6 +255,6 @@ status:
 			[document.getText().split('\n').lastIndexOf('  - type: Ready')],
 		);
 		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-		await vscode.workspace.fs.delete(document.uri);
+		await deleteManifest(await extensionApi(), document.uri);
 	});
 });

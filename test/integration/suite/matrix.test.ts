@@ -4,7 +4,7 @@ import type { FromPanel } from '../../../src/core/matrix/matrixMessages.ts';
 import { cellAt, type MatrixCell } from '../../../src/core/matrix/rolloutMatrix.ts';
 import type { MatrixPanelHandle } from '../../../src/vscode/matrix/matrixPanel.ts';
 import { objectKeyOf } from '../../../src/core/tree/linking.ts';
-import { eventually, extensionApi, findNode } from './support.ts';
+import { deleteManifest, eventually, extensionApi, findNode } from './support.ts';
 
 function cellOf(
 	handle: MatrixPanelHandle,
@@ -142,7 +142,7 @@ status:
 			);
 			assert.ok(api.matrix.open().length === 1);
 		} finally {
-			await vscode.workspace.fs.delete(uri);
+			await deleteManifest(api, uri);
 		}
 		handle.panel.dispose();
 	});

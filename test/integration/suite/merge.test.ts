@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { eventually, extensionApi } from './support.ts';
+import { deleteManifest, eventually, extensionApi } from './support.ts';
 
 function fileUri(path: string): vscode.Uri {
 	const folder = vscode.workspace.workspaceFolders?.[0];
@@ -48,7 +48,7 @@ describe('the multi-WEC merge preview', () => {
 			none.filter((lens) => lens.command?.command === 'kubeStatusLens.merge.preview').length,
 			0,
 		);
-		await vscode.workspace.fs.delete(unrelated);
+		await deleteManifest(api, unrelated);
 	});
 
 	it('opens a read-only YAML preview with each field’s rule and WEC, the mode and what Argo CD will show', async () => {

@@ -34,6 +34,20 @@ export async function eventually<T>(
 	}
 }
 
+/**
+ * Deletes a workspace file and waits until the tree holds nothing from it and no read is due: the file event must not
+ * reach the next test (a late rescan there once reset what that test was counting).
+ */
+export async function deleteManifest(api: ExtensionApi, uri: vscode.Uri): Promise<void> {
+	await vscode.workspace.fs.delete(uri);
+	await eventually(
+		`the tree to drop ${uri.path.slice(uri.path.lastIndexOf('/') + 1)}`,
+		() =>
+			api.graph.nodesFor(uri.toString(), Number.MAX_SAFE_INTEGER).length === 0 &&
+			!api.manifests.scanPending,
+	);
+}
+
 /** Depth-first walk of the tree as the provider serves it. */
 export function walk(api: ExtensionApi, maxDepth = 10): TreeNode[] {
 	const found: TreeNode[] = [];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { eventually, extensionApi, findNode } from './support.ts';
+import { deleteManifest, eventually, extensionApi, findNode } from './support.ts';
 
 /** A Flux HelmRepository whose Ready condition says `ready`, the FetchFailed transition four minutes before it. */
 function helmRepository(name: string, ready: 'True' | 'False', message: string): string {
@@ -35,8 +35,9 @@ describe('what happened, and notice when it turns red', () => {
 	const written: string[] = [];
 
 	after(async () => {
+		const api = await extensionApi();
 		for (const path of written) {
-			await vscode.workspace.fs.delete(vscode.Uri.joinPath(folderUri(), path));
+			await deleteManifest(api, vscode.Uri.joinPath(folderUri(), path));
 		}
 	});
 

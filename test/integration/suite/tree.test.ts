@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { eventually, extensionApi, findNode, walk } from './support.ts';
+import { deleteManifest, eventually, extensionApi, findNode, walk } from './support.ts';
 import { objectPicksOf } from '../../../src/core/tree/objectPicks.ts';
 import { ResourceTreeProvider } from '../../../src/vscode/tree/resourceTreeProvider.ts';
 
@@ -134,7 +134,7 @@ describe('the resource tree on the example workspace', () => {
 				assert.notEqual(node.tone, 'ok', `${node.label} declared but ok`);
 			}
 		} finally {
-			await vscode.workspace.fs.delete(uri);
+			await deleteManifest(api, uri);
 		}
 	});
 
@@ -388,8 +388,8 @@ describe('the file size setting, renamed so the Settings editor titles it "Max F
 		} finally {
 			await config().update('maxFileSizeKB', undefined, vscode.ConfigurationTarget.Workspace);
 			await config().update('maxFileSizeKiB', undefined, vscode.ConfigurationTarget.Workspace);
-			await vscode.workspace.fs.delete(big);
-			await vscode.workspace.fs.delete(small);
+			await deleteManifest(api, big);
+			await deleteManifest(api, small);
 		}
 	});
 });
