@@ -145,7 +145,7 @@ function report(
 			`  ${when} (engine code cache: ${figures.codeCache ?? 'n/a'}): activation ${ms(figures.activationMs)}, ${ratio.toFixed(2)}x an empty extension in the same host (${ms(figures.emptyActivationMs)}; goal <= 1.5x); activation to full tree ${ms(figures.activationToTreeMs)} (goal <= ${goalMs} ms); first groups in the tree ${ms(figures.activationToFirstGroupsMs)} (goal: before the full tree)`,
 		);
 		console.log(
-			`    CPU time of the extension host meanwhile (less sensitive to a loaded machine): activation ${ms(figures.activationCpuMs)} (empty extension ${ms(figures.emptyActivationCpuMs)}), activation to full tree ${ms(figures.activationToTreeCpuMs)}`,
+			`    CPU time of the extension host meanwhile (less sensitive to a loaded machine): activation ${ms(figures.activationCpuMs)} (empty extension ${ms(figures.emptyActivationCpuMs)}), activation to full tree ${ms(figures.activationToTreeCpuMs)}, of which its main thread ${figures.activationToTreeThreadCpuMs === undefined ? 'n/a (Node before 23.9)' : ms(figures.activationToTreeThreadCpuMs)}; garbage collection pauses meanwhile: scavenges ${ms(figures.gcMinorMs)}, others ${ms(figures.gcMajorMs)}`,
 		);
 	}
 	console.log(
@@ -155,7 +155,7 @@ function report(
 		`  later start, ms after activation: engine loaded ${ms(later.startup_engineLoadedMs)}, workspace manifests read ${ms(later.startup_manifestsReadMs)}, fleet dump archives read ${ms(later.startup_dumpsReadMs)}`,
 	);
 	console.log(
-		`  later start, of which: listing files ${ms(later.scan_listMs)}, reading, parsing and graph ${ms(later.scan_readPhaseMs)} (wall); summed over 8 parallel reads: waiting for reads (and the worker thread's parsing) ${ms(later.scan_ioMs)}, parsing on the host's thread ${ms(later.scan_parseMs)}, graph ${ms(later.scan_graphMs)}; ${later.filesFromParseCache ?? 0} of ${core.files} files unchanged since the first start, taken from the parse cache, ${later.parsedInWorker ?? 0} parsed in a worker thread; walking every item ${ms(later.walkMs)}`,
+		`  later start, of which: listing files ${ms(later.scan_listMs)}, reading, parsing and graph ${ms(later.scan_readPhaseMs)} (wall); summed over 8 parallel reads: waiting for reads (and the worker thread's parsing) ${ms(later.scan_ioMs)}, parsing on the host's thread ${ms(later.scan_parseMs)}, graph ${ms(later.scan_graphMs)} in ${later.scan_batchesMs ?? 0} updates (${ms(later.scan_graphCpuMs)} of the host thread's CPU); ${later.filesFromParseCache ?? 0} of ${core.files} files unchanged since the first start, taken from the parse cache, ${later.parsedInWorker ?? 0} parsed in a worker thread; walking every item ${ms(later.walkMs)}`,
 	);
 	console.log(
 		`  the core alone on the same ${core.files} files (a fresh Node, no VS Code): parsing ${ms(core.parseMs)}, graph ${ms(core.graphMs)}`,
