@@ -1,8 +1,9 @@
 // Loads a CommonJS bundle with V8's code cache beside it, as VS Code does for its own code: compiling the engine
 // bundle (half a megabyte) and the functions the first tree runs costs more than reading their bytecode back. The
-// cache is keyed by a hash of the source, the Node version and the architecture (V8 itself only checks the source's
-// length), and is written once, after the caller has run what it wants cached.
-import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
+// cache is keyed by the bundle file's identity (path, size, modification and change times, inode), the Node version
+// and the architecture (V8 itself only checks the source's length), and is written once, after the caller has run
+// what it wants cached.
+import { mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -29,11 +30,11 @@ function readIfPresent(path: string): Buffer | undefined {
 }
 
 /**
- * Two 32-bit FNV-1a hashes of the text, with different offsets, as 16 hex digits. Not a cryptographic hash: it tells a
- * rebuilt bundle from the one the cache was made from, and costs a millisecond where the first use of node:crypto in
- * the extension host (loading OpenSSL) cost 70 ms of every start.
+ * Two 32-bit FNV-1a hashes of the text, with different offsets, as 16 hex digits. Not a cryptographic hash, and not
+ * of the source: hashing the whole bundle cost 25-40 ms of every start (cold code, a megabyte of text), and the first
+ * use of node:crypto in the extension host (loading OpenSSL) 70 ms.
  */
-function sourceKeyOf(text: string): string {
+function keyOf(text: string): string {
 	let first = 0x811c9dc5;
 	let second = 0x01000193 ^ text.length;
 	for (let index = 0; index < text.length; index++) {
@@ -49,8 +50,22 @@ function sourceKeyOf(text: string): string {
  * itself throws; a missing, unreadable or refused cache just means compiling as usual.
  */
 export function requireWithCodeCache(modulePath: string, cacheFolder: string): CachedModule {
+	// Stat before reading: a bundle rewritten after the stat is cached under the old identity, which no later stat has.
+	const stat = statSync(modulePath);
 	const source = readFileSync(modulePath, 'utf8');
-	const key = sourceKeyOf(`${process.version}\0${process.arch}\0${source}`);
+	// A rebuilt or reinstalled bundle is another file or was written since (the change time is set by the system on
+	// every write, and no program can set it back).
+	const key = keyOf(
+		[
+			process.version,
+			process.arch,
+			modulePath,
+			stat.size,
+			stat.mtimeMs,
+			stat.ctimeMs,
+			stat.ino,
+		].join('\0'),
+	);
 	const cachePath = join(cacheFolder, `${prefix}${key}${suffix}`);
 	const cachedData = readIfPresent(cachePath);
 	const script = new Script(Module.wrap(source), { filename: modulePath, cachedData });
