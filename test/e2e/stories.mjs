@@ -502,7 +502,7 @@ export async function runStories(page, { out }) {
 			await shot('tree-waiting.png');
 			await tree.clickInlineAction('apps', 'Go to What It Waits For');
 			await page
-				.locator('.sidebar .monaco-list-row.selected', { hasText: 'waiting for GitRepository' })
+				.locator('.sidebar .monaco-list-row.selected', { hasText: 'waiting for platform' })
 				.first()
 				.waitFor({ timeout: 10_000 });
 			await tree.collapse('Flux');

@@ -15,8 +15,8 @@ export interface RowWaiting {
 	/** Whole, for the tooltip: "waiting for Kustomization flux-system/infra". */
 	readonly words: string;
 	/**
-	 * For the row: the kind left out when it is the row's own, and the namespace when it is ("waiting for infra",
-	 * "waiting for GitRepository platform").
+	 * For the row, the name first: the kind left out when it is the row's own and put after the name otherwise, the
+	 * namespace left out when it is the row's own ("waiting for infra", "waiting for platform (GitRepository)").
 	 */
 	readonly rowWords: string;
 }
@@ -38,21 +38,28 @@ export function waitingOfNode(graph: ResourceGraph, node: TreeNode): RowWaiting 
 	});
 	if (!waiting) return undefined;
 	const { target, words } = waiting;
-	// Under its own kind's group a Kustomization that waits for a Kustomization names it alone ("waiting for infra"):
-	// the row keeps to what a 300 px side bar shows.
+	// The row keeps to what a 300 px side bar shows: the name first, since what is cut is the end. The kind is left
+	// out when it is the row's own ("waiting for infra") and follows the name otherwise ("waiting for platform
+	// (GitRepository)"); the namespace shows only when it is another.
 	const qualified = `${target.kind} ${target.namespace ? `${target.namespace}/` : ''}${target.name}`;
-	const sameNamespace = target.namespace === ref.namespace;
+	const name =
+		target.namespace === ref.namespace || !target.namespace
+			? target.name
+			: `${target.namespace}/${target.name}`;
 	// A BundleDeployment's dependency is another Bundle's deployment on the same cluster: the same kind of thing.
 	const sameKind =
 		target.kind === ref.kind || (ref.kind === 'BundleDeployment' && target.kind === 'Bundle');
-	const short = sameKind
-		? sameNamespace
-			? target.name
-			: `${target.namespace}/${target.name}`
-		: sameNamespace
-			? `${target.kind} ${target.name}`
-			: qualified;
-	const rowWords = words.includes(qualified) ? words.replace(qualified, short) : words;
+	let rowWords = words;
+	const at = words.indexOf(qualified);
+	if (at >= 0) {
+		const rest = words.slice(at + qualified.length);
+		const tail = sameKind
+			? rest
+			: rest === ' (missing)'
+				? ` (${target.kind}, missing)`
+				: ` (${target.kind})${rest}`;
+		rowWords = `${words.slice(0, at)}${name}${tail}`;
+	}
 	return {
 		target,
 		targetKey: objectKey(target.group, target.kind, target.namespace, target.name),

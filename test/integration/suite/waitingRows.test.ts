@@ -71,7 +71,7 @@ describe('rows that wait and rows being deleted', () => {
 		const item = api.provider.getTreeItem(server.id);
 		assert.match(
 			String(item.description),
-			/^waiting for ResourceGroup team-a-rg \(missing\) · WaitingForOwner/,
+			/^waiting for team-a-rg \(ResourceGroup, missing\) · WaitingForOwner/,
 		);
 		const before = api.view.selection[0];
 		const revealed = await vscode.commands.executeCommand<string | undefined>(

@@ -116,6 +116,16 @@ describe('"waiting for" on a row', () => {
 		assert.equal(description, 'waiting for infra · Failed · flux-system');
 	});
 
+	it('puts the name first and the kind after it when the object waits for another kind', () => {
+		const row = rowNamed(graph, 'infra');
+		assert.ok(row);
+		const waiting = waitingOfNode(graph, row);
+		assert.ok(waiting);
+		// What a 300 px side bar cuts is the end: the name stays in view.
+		assert.equal(waiting.rowWords, 'waiting for platform (GitRepository)');
+		assert.equal(waiting.words, 'waiting for GitRepository flux-system/platform');
+	});
+
 	it('leaves ready rows and rows that wait on nothing as they were', () => {
 		const ready = rowNamed(graph, 'web');
 		assert.ok(ready);
