@@ -1,8 +1,7 @@
 // Loads a CommonJS bundle with V8's code cache beside it, as VS Code does for its own code: compiling the engine
 // bundle (half a megabyte) and the functions the first tree runs costs more than reading their bytecode back. The
-// cache is keyed by the bundle file's identity (path, size, modification and change times, inode), the Node version
-// and the architecture (V8 itself only checks the source's length), and is written once, after the caller has run
-// what it wants cached.
+// cache is keyed by the bundle file's identity (fileIdentityOf), the Node version and the architecture (V8 itself
+// only checks the source's length), and is written once, after the caller has run what it wants cached.
 import { mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import Module, { createRequire } from 'node:module';
@@ -30,6 +29,17 @@ function readIfPresent(path: string): Buffer | undefined {
 }
 
 /**
+ * Which file a path names now, as one string: the path, size, modification and change times and inode. A rebuilt or
+ * reinstalled file is another inode or was written since (the system sets the change time on every write, and no
+ * program can set it back), so a cache keyed by it is never used for other content. The code cache here and the
+ * engine's parse cache are keyed this way, without reading the bundle. Throws as statSync does.
+ */
+export function fileIdentityOf(path: string): string {
+	const stat = statSync(path);
+	return [path, stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino].join('\0');
+}
+
+/**
  * Two 32-bit FNV-1a hashes of the text, with different offsets, as 16 hex digits. Not a cryptographic hash, and not
  * of the source: hashing the whole bundle cost 25-40 ms of every start (cold code, a megabyte of text), and the first
  * use of node:crypto in the extension host (loading OpenSSL) 70 ms.
@@ -50,22 +60,9 @@ function keyOf(text: string): string {
  * itself throws; a missing, unreadable or refused cache just means compiling as usual.
  */
 export function requireWithCodeCache(modulePath: string, cacheFolder: string): CachedModule {
-	// Stat before reading: a bundle rewritten after the stat is cached under the old identity, which no later stat has.
-	const stat = statSync(modulePath);
+	// Before reading: a bundle rewritten meanwhile is cached under the old identity, which no later start finds.
+	const key = keyOf([process.version, process.arch, fileIdentityOf(modulePath)].join('\0'));
 	const source = readFileSync(modulePath, 'utf8');
-	// A rebuilt or reinstalled bundle is another file or was written since (the change time is set by the system on
-	// every write, and no program can set it back).
-	const key = keyOf(
-		[
-			process.version,
-			process.arch,
-			modulePath,
-			stat.size,
-			stat.mtimeMs,
-			stat.ctimeMs,
-			stat.ino,
-		].join('\0'),
-	);
 	const cachePath = join(cacheFolder, `${prefix}${key}${suffix}`);
 	const cachedData = readIfPresent(cachePath);
 	const script = new Script(Module.wrap(source), { filename: modulePath, cachedData });

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { fileIdentityOf } from '../files/moduleCodeCache.ts';
 import { ParseCache } from '../files/parseCache.ts';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
 import type { TreeNode } from '../core/tree/treeNode.ts';
@@ -239,17 +239,16 @@ export function activateEngine(
 const liveStartDelayMs = 500;
 
 /**
- * The workspace's parse cache in the extension's storage for this workspace, keyed by this engine bundle (its size and
- * time: a new version parses everything once); none without a workspace or outside a bundle.
+ * The workspace's parse cache in the extension's storage for this workspace, keyed by this engine bundle (its file's
+ * identity: a new version parses everything once); none without a workspace or outside a bundle.
  */
 function parseCacheOf(context: vscode.ExtensionContext): ParseCache | undefined {
 	const folder = context.storageUri;
 	if (folder?.scheme !== 'file' || typeof __filename !== 'string') return undefined;
 	try {
-		const bundle = statSync(__filename);
 		return new ParseCache(
 			join(folder.fsPath, 'manifest-parse-cache.json'),
-			`${String((context.extension.packageJSON as { version?: unknown }).version)}:${bundle.size}:${bundle.mtimeMs}`,
+			`${String((context.extension.packageJSON as { version?: unknown }).version)}\0${fileIdentityOf(__filename)}`,
 		);
 	} catch {
 		return undefined;
