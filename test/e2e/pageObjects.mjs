@@ -119,39 +119,28 @@ export class CommandPalette {
 	constructor(page) {
 		this.page = page;
 	}
-	/**
-	 * Opens the palette and runs a command. A palette that closes as it opens (focus taken back by a webview or a
-	 * reveal that was still settling) is opened again, as a user would press F1 again.
-	 */
+	/** Opens the palette and runs a command. */
 	async run(title) {
-		const input = this.page.locator('.quick-input-widget input');
-		for (let attempt = 1; ; attempt++) {
-			try {
-				await this.page.keyboard.press('F1');
-				await input.waitFor({ timeout: 10_000 });
-				await input.fill(`>${title}`, { timeout: 5_000 });
-				await this.page
-					.locator('.quick-input-list .monaco-list-row', { hasText: title })
-					.first()
-					.waitFor({ timeout: 10_000 });
-				break;
-			} catch (error) {
-				if (attempt === 3) throw error;
-			}
-		}
+		await this.open('F1', `>${title}`, title);
 		await this.page.keyboard.press('Enter');
 	}
 
-	/**
-	 * Quick Open (Ctrl+P) with a query, until a row that matches `row` shows; returns that row. Opened again when it
-	 * closes as it opens, as `run` does.
-	 */
+	/** Quick Open (Ctrl+P) with a query, until a row that matches `row` shows; returns that row. */
 	async quickOpen(query, row) {
+		return this.open('Control+P', query, row);
+	}
+
+	/**
+	 * Opens the quick input with a key, types the query and waits for a matching row, which it returns. A quick input
+	 * that closes as it opens (focus taken back by a webview or a reveal still settling) is opened again, as a user
+	 * would press the key again, up to three times.
+	 */
+	async open(key, query, row) {
 		const input = this.page.locator('.quick-input-widget input');
 		const match = this.page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first();
 		for (let attempt = 1; ; attempt++) {
 			try {
-				await this.page.keyboard.press('Control+P');
+				await this.page.keyboard.press(key);
 				await input.waitFor({ timeout: 10_000 });
 				await input.fill(query, { timeout: 5_000 });
 				await match.waitFor({ timeout: 15_000 });
