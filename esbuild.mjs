@@ -56,6 +56,20 @@ function mcpApart() {
 	};
 }
 
+/** The command's entry (src/cli/bin.ts, dist/cli.cjs) loads the command (src/cli/main.ts) as dist/command.cjs. */
+function commandApart() {
+	return {
+		name: 'command-apart',
+		setup(build) {
+			build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) =>
+				args.importer.endsWith(`${'src'}/cli/bin.ts`) && args.kind === 'dynamic-import'
+					? { path: './command.cjs', external: true }
+					: undefined,
+			);
+		},
+	};
+}
+
 /** The package's version and home, and the rule documentation, as the CLI's SARIF output gives them. */
 function cliBuildFacts() {
 	const read = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
@@ -67,13 +81,21 @@ function cliBuildFacts() {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
 	{
-		entryPoints: { cli: 'src/cli/main.ts' },
+		entryPoints: { cli: 'src/cli/bin.ts' },
 		banner: { js: '#!/usr/bin/env node' },
+		target: 'node20',
+		plugins: [commandApart()],
+		supported: { 'dynamic-import': false },
+	},
+	{
+		entryPoints: { command: 'src/cli/main.ts' },
 		target: 'node20',
 		plugins: [mcpApart()],
 		// What `check --format sarif` says of the tool and its rules, as JSON text (src/cli/sarif.ts reads it).
 		define: { KUBE_STATUS_LENS_BUILD: JSON.stringify(JSON.stringify(cliBuildFacts())) },
 	},
+	// The worker thread `status --json` reads a big input's files with, beside the command's own (statusWorkerClient.ts).
+	{ entryPoints: { statusWorker: 'src/cli/statusWorker.ts' }, target: 'node20' },
 	// `kube-status-lens mcp`: the MCP server, loaded by the CLI when that command runs; the cluster client stays apart.
 	{
 		entryPoints: { mcp: 'src/cli/mcp.ts' },

@@ -136,4 +136,4 @@ for (const wecs of [1_000, 10_000]) {
 	);
 }
 
-await benchmarkCliOnDump();
+benchmarkCliOnDump();

@@ -110,6 +110,11 @@ export function jsonBytesOf(bytes: Buffer): JsonBytes | undefined {
 	};
 }
 
+/** The manifest files under the paths, in the order readEachManifest reads them (what cannot be listed left out). */
+export function manifestFilesUnder(paths: readonly string[]): string[] {
+	return collectManifestFiles(paths).files;
+}
+
 /** A file's bytes, or why they were not read, in the CLI's words. */
 function readFileBytes(
 	path: string,
@@ -201,6 +206,7 @@ function readEachManifestText(
 	limits: ReadLimits,
 	visit: (file: string, text: string) => void,
 	readBytes?: (file: string, bytes: Buffer) => boolean,
+	readElsewhere?: (file: string) => boolean,
 ): number {
 	let unreadableCount = 0;
 	const { files, unreadable } = collectManifestFiles(paths);
@@ -210,6 +216,7 @@ function readEachManifestText(
 	}
 	const scratch: { buffer: Buffer | undefined } = { buffer: undefined };
 	for (const file of files) {
+		if (readElsewhere?.(file)) continue;
 		let read: { bytes: Buffer } | { error: string };
 		try {
 			read = readFileBytes(file, limits, scratch);
@@ -385,7 +392,8 @@ async function readDumpArchives(
  * `visit`; what cannot be read or parsed is reported on stderr as `file:line:column: message` (parse problems after
  * the read errors) and flagged. Returns how many paths and files could not be read or parsed. `readBytes` is handed
  * each file's bytes first (valid until the next file is read) and may take the file whole: true, and the file is
- * neither decoded nor parsed here (it has no problems to report).
+ * neither decoded nor parsed here (it has no problems to report). `readElsewhere` is asked first, before the file is
+ * read: true when the file was read and reported elsewhere (another thread).
  */
 export function readEachManifest(
 	paths: readonly string[],
@@ -394,6 +402,7 @@ export function readEachManifest(
 	visit: (file: ManifestFile) => void,
 	dumpEntries: readonly ManifestFile[] = [],
 	readBytes?: (file: string, bytes: Buffer) => boolean,
+	readElsewhere?: (file: string) => boolean,
 ): number {
 	const problemLines: string[] = [];
 	let unparsedCount = 0;
@@ -413,6 +422,7 @@ export function readEachManifest(
 			visit({ file, text, parsed });
 		},
 		readBytes,
+		readElsewhere,
 	);
 	for (const line of problemLines) stderr(line);
 	for (const entry of dumpEntries) visit(entry);

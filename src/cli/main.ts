@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { runCheckCommandLine } from './checkCommand.ts';
 import { runMergeCommand } from './mergeCommand.ts';
 import { OutputClosed, writeStderr, writeStdout } from './standardStreams.ts';
 import { runStatusCommandLine } from './statusCommand.ts';
+import { statusWorkerMinBytes, type StatusWorkerSetup } from './statusWorkerClient.ts';
 
 const usage = `Usage: kube-status-lens <command> [options]
 
@@ -22,6 +24,17 @@ function terminalColumns(stdoutIsTty: boolean): { columns?: number } {
 	return Number.isSafeInteger(columns) && columns > 0 ? { columns } : {};
 }
 
+/**
+ * The worker thread `status --json` reads a big input with (dist/statusWorker.cjs, beside this bundle), unless
+ * KUBE_STATUS_LENS_THREADS=1 keeps the command on one thread. Run from the sources, there is no bundle beside.
+ */
+function statusWorkerSetup(): { statusWorker?: StatusWorkerSetup } {
+	if (process.env.KUBE_STATUS_LENS_THREADS === '1' || typeof __dirname !== 'string') return {};
+	return {
+		statusWorker: { script: join(__dirname, 'statusWorker.cjs'), minBytes: statusWorkerMinBytes },
+	};
+}
+
 function main(argv: readonly string[]): number | Promise<number> {
 	const [command, ...rest] = argv;
 	// Not process.stdout.isTTY: making the stream would leave a pipe non-blocking (see standardStreams.ts).
@@ -34,6 +47,7 @@ function main(argv: readonly string[]): number | Promise<number> {
 		now: Date.now(),
 		cwd: process.cwd(),
 		...terminalColumns(stdoutIsTty),
+		...statusWorkerSetup(),
 	};
 	switch (command) {
 		case 'status':

@@ -164,9 +164,15 @@ export class JsonArrayWriter<T> {
 	private readonly writeValue: (out: ByteBatches, value: T) => boolean;
 	private started = false;
 
-	constructor(out: ByteBatches, writeValue: (out: ByteBatches, value: T) => boolean) {
+	/** `continuing`: the values follow others written elsewhere, so each is written after `,\n` (see addWritten). */
+	constructor(
+		out: ByteBatches,
+		writeValue: (out: ByteBatches, value: T) => boolean,
+		continuing = false,
+	) {
 		this.out = out;
 		this.writeValue = writeValue;
+		this.started = continuing;
 	}
 
 	add(value: T): void {
@@ -174,6 +180,19 @@ export class JsonArrayWriter<T> {
 		this.started = true;
 		if (!this.writeValue(this.out, value)) {
 			this.out.text(`  ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`);
+		}
+	}
+
+	/** Adds values another writer wrote, constructed `continuing` (each after `,\n`), as they were handed over. */
+	addWritten(chunks: readonly Uint8Array[]): void {
+		for (const chunk of chunks) {
+			if (chunk.length === 0) continue;
+			if (this.started) this.out.bytes(chunk);
+			else {
+				this.out.bytes(arrayOpen);
+				this.out.bytes(chunk.subarray(arraySeparator.length));
+				this.started = true;
+			}
 		}
 	}
 

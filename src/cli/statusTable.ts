@@ -3,7 +3,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Tone } from '../core/status/result.ts';
 import { visibleLine } from '../core/text/visible.ts';
-import type { StatusRecord } from './statusCommand.ts';
+import type { StatusRecord } from './statusRecords.ts';
 
 /** The width when the output is not a terminal and COLUMNS says nothing: room for a CI log's lines. */
 export const defaultTableWidth = 160;

@@ -136,4 +136,54 @@ describe(`kube-status-lens on kubectl JSON dumps on Node ${process.versions.node
 			assert.equal(result.stdout, `${JSON.stringify(JSON.parse(result.stdout), null, 2)}\n`);
 		}
 	});
+
+	it('reads a dump of 16 MiB or more on two threads and writes what one thread writes', () => {
+		const { jsonFolder } = exampleDumps();
+		const standalone = readdirSync(jsonFolder).flatMap((name) =>
+			JSON.parse(readFileSync(join(jsonFolder, name), 'utf8')).items.filter(
+				(item) =>
+					!['Bundle', 'GitRepo', 'HelmOp', 'Cluster', 'ClusterGroup'].includes(item.kind) &&
+					!String(item.apiVersion).includes('kubestellar.io'),
+			),
+		);
+		assert.ok(standalone.length > 10);
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-json-two-threads-'));
+		// Three Lists of about 6 MiB (the command reads the first and third, the worker the second), then a YAML file
+		// the worker would leave to the command.
+		for (const file of ['a', 'b', 'c']) {
+			const items = [];
+			let bytes = 0;
+			for (let index = 0; bytes < 6 * 1024 * 1024; index++) {
+				const item = structuredClone(standalone[index % standalone.length]);
+				item.metadata = { ...item.metadata, name: `${file}-${index}-${item.metadata?.name ?? ''}` };
+				bytes += JSON.stringify(item, null, 4).length;
+				items.push(item);
+			}
+			writeFileSync(
+				join(folder, `${file}.json`),
+				`${JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: {} }, null, 4)}\n`,
+			);
+		}
+		writeFileSync(join(folder, 'd.yaml'), jsyaml.dump(standalone[0]));
+		const oneThread = spawnSync(
+			process.execPath,
+			[cli, 'status', '--json', '--fail-on', 'warning', folder],
+			{
+				encoding: 'utf8',
+				env: { ...process.env, KUBE_STATUS_LENS_THREADS: '1' },
+				maxBuffer: 256 * 1024 * 1024,
+			},
+		);
+		const twoThreads = spawnSync(
+			process.execPath,
+			[cli, 'status', '--json', '--fail-on', 'warning', folder],
+			{ encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+		);
+		assert.equal(twoThreads.status, oneThread.status);
+		assert.equal(twoThreads.stderr, oneThread.stderr);
+		assert.ok(twoThreads.stdout === oneThread.stdout, 'the two outputs differ');
+		const records = JSON.parse(twoThreads.stdout);
+		assert.ok(records.some((record) => record.source.file.endsWith('b.json')));
+		assert.equal(records.at(-1).source.file, join(folder, 'd.yaml'));
+	});
 });

@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import jsyaml from 'js-yaml';
 import { runStatusCommand } from '../../../src/cli/statusCommand.ts';
+import type { StatusWorkerSetup } from '../../../src/cli/statusWorkerClient.ts';
 import { parseManifests } from '../../../src/core/manifest/parse.ts';
 import { refOf } from '../../../src/core/model/object.ts';
 import { computeStatuses } from '../../../src/core/status/registry.ts';
@@ -361,8 +363,18 @@ function wholeInput(files: readonly string[]): {
 	};
 }
 
-function status(args: readonly string[]): { code: number; stdout: string } {
+/** The worker thread of a big input, from its source, started whatever the input's size. */
+const everyInputOnTwoThreads = {
+	script: fileURLToPath(new URL('../../../src/cli/statusWorker.ts', import.meta.url)),
+	minBytes: 0,
+};
+
+function status(
+	args: readonly string[],
+	twoThreads: boolean | StatusWorkerSetup = false,
+): { code: number; stdout: string; workerFiles: number } {
 	let stdout = '';
+	let workerFiles = 0;
 	const code = runStatusCommand(args, {
 		stdout: (text) => {
 			stdout += text;
@@ -370,15 +382,27 @@ function status(args: readonly string[]): { code: number; stdout: string } {
 		stderr: () => undefined,
 		isTty: false,
 		now,
+		...(twoThreads
+			? {
+					statusWorker: twoThreads === true ? everyInputOnTwoThreads : twoThreads,
+					workerFilesRead: (count) => {
+						workerFiles = count;
+					},
+				}
+			: {}),
 	});
-	return { code, stdout };
+	return { code, stdout, workerFiles };
 }
 
-function assertSameAsWholeInput(folder: string, files: readonly string[], label: string): void {
+/** Returns how many files the worker thread read in the two-thread run. */
+function assertSameAsWholeInput(folder: string, files: readonly string[], label: string): number {
 	const expected = wholeInput(files);
 	const streamed = status(['--json', '--fail-on', 'warning', folder]);
 	assert.equal(streamed.stdout, expected.json, label);
 	assert.equal(streamed.code, expected.problems ? 2 : expected.failing > 0 ? 1 : 0, label);
+	const twoThreads = status(['--json', '--fail-on', 'warning', folder], true);
+	assert.equal(twoThreads.stdout, expected.json, `${label}, on two threads`);
+	assert.equal(twoThreads.code, streamed.code, `${label}, on two threads`);
 	const table = status(['--fail-on', 'warning', folder]).stdout.trimEnd().split('\n');
 	const countLine = table[table.length - 2] ?? '';
 	const count = `${expected.count} object${expected.count === 1 ? '' : 's'}`;
@@ -391,6 +415,18 @@ function assertSameAsWholeInput(folder: string, files: readonly string[], label:
 				: `${expected.failing} object${expected.failing === 1 ? '' : 's'} in warning or error`;
 		assert.ok(failingLine.includes(matched), `${label}: ${failingLine} (${matched})`);
 	} else assert.doesNotMatch(failingLine, /in warning or error/, label);
+	return twoThreads.workerFiles;
+}
+
+/** A List that holds nothing awkward. */
+function awkwardPlainList(): string {
+	const random = generator(11);
+	const objects = objectsOf(random, 10, false).filter(
+		(item) => typeof item === 'object' && item !== null && 'kind' in item,
+	);
+	return JSON.stringify({ apiVersion: 'v1', items: objects, kind: 'List' }, null, 4)
+		.replaceAll('&', 'and')
+		.replaceAll('{{', '((');
 }
 
 /** Lists the reader must read to the end before it knows that they are not what they seemed. */
@@ -434,11 +470,14 @@ function awkwardEnds(): Record<string, string> {
 }
 
 describe('status --json read a List at a time', () => {
-	it('writes what reading every object together writes, byte for byte, on mixed generated folders', () => {
+	it('writes what reading every object together writes, byte for byte, on mixed generated folders (on one thread and on two)', () => {
+		let workerFiles = 0;
 		for (let seed = 1; seed <= 30; seed++) {
 			const { folder, files } = writeFolder(seed);
-			assertSameAsWholeInput(folder, files, `seed ${seed}`);
+			workerFiles += assertSameAsWholeInput(folder, files, `seed ${seed}`);
 		}
+		// The worker read some of the files: the two-thread runs above compared its records, not only the command's.
+		assert.ok(workerFiles > 0, `the worker thread read ${workerFiles} files`);
 	});
 
 	it('takes back what it wrote of a file that turns out to be no such List, or to hold a parent', () => {
@@ -446,7 +485,29 @@ describe('status --json read a List at a time', () => {
 			const folder = mkdtempSync(join(tmpdir(), 'ksl-status-differential-'));
 			const file = join(folder, 'list.json');
 			writeFileSync(file, text);
-			assertSameAsWholeInput(folder, [file], label);
+			// A plain List before it: on two threads the worker is given the awkward file and leaves it to the command.
+			const plain = join(folder, 'a-plain.json');
+			writeFileSync(plain, awkwardPlainList());
+			assertSameAsWholeInput(folder, [plain, file], label);
 		}
+	});
+
+	it('reads on alone when its worker thread never answers, and writes the same', () => {
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-silent-worker-'));
+		for (const name of ['a.json', 'b.json', 'c.json']) {
+			writeFileSync(join(folder, name), awkwardPlainList());
+		}
+		const silent = join(mkdtempSync(join(tmpdir(), 'ksl-silent-worker-')), 'silent.mjs');
+		writeFileSync(silent, 'setInterval(() => undefined, 60_000);\n');
+		const args = ['--json', '--fail-on', 'warning', folder];
+		const alone = status(args);
+		const started = Date.now();
+		const waited = status(args, { script: silent, minBytes: 0, silentLimitMs: 300 });
+		assert.equal(waited.stdout, alone.stdout);
+		assert.equal(waited.code, alone.code);
+		assert.equal(waited.workerFiles, 0);
+		// It waited for the worker's file (b.json) until the silent limit, then gave up for good, not per file.
+		const took = Date.now() - started;
+		assert.ok(took >= 300 && took < 10_000, `took ${took} ms`);
 	});
 });
