@@ -13,7 +13,8 @@ import {
 } from '@kubernetes/client-node';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { parseJsonKeepingIntegers } from '../core/model/int64.ts';
+import { StringDecoder } from 'node:string_decoder';
+import { LongDigitRunWatch, parseJsonKeepingIntegers } from '../core/model/int64.ts';
 import { isRecord } from '../core/model/object.ts';
 import { LoginRequiredError } from './kubeconfig.ts';
 
@@ -324,6 +325,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 export interface Answer {
 	readonly status: number;
 	readonly text: string;
+	/** Whether the text holds a run of 16 digits (parseJsonKeepingIntegers's slower read), looked at as it came. */
+	readonly longDigitRun: boolean;
 }
 
 type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -572,21 +575,27 @@ export async function sendRequest(
 		...(options.stop ? { stop: options.stop } : {}),
 	});
 	try {
-		const chunks: Uint8Array[] = [];
+		// Each chunk is decoded and looked at for long integers as it arrives, while the next is on its way: on a big
+		// list page that was a tenth of the client's time after the last chunk.
+		const decoder = new StringDecoder('utf8');
+		const digits = new LongDigitRunWatch();
+		let text = '';
 		let watchingStart = onBodyStart !== undefined && request.status === 200;
 		let received = 0;
 		for (let chunk = await request.read(); chunk; chunk = await request.read()) {
 			received += chunk.length;
 			if (received > client.maxResponseBytes) throw tooLargeFailure(what, client.maxResponseBytes);
-			chunks.push(chunk);
+			const piece = decoder.write(chunk);
+			digits.add(piece);
+			text += piece;
 			if (watchingStart && onBodyStart) {
-				const prefix = Buffer.concat(chunks).toString('utf8', 0, Math.min(received, 4096));
-				watchingStart = !onBodyStart(prefix) && received < 4096;
+				watchingStart = !onBodyStart(text.slice(0, 4096)) && received < 4096;
 			}
 		}
-		const text = Buffer.concat(chunks).toString('utf8');
-		chunks.length = 0;
-		return { status: request.status, text };
+		const rest = decoder.end();
+		digits.add(rest);
+		text += rest;
+		return { status: request.status, text, longDigitRun: digits.seen };
 	} finally {
 		request.close();
 	}
@@ -628,7 +637,7 @@ export async function getJson(
 		throw failureOfStatus(answer.status, what, statusMessageOf(answer.text));
 	}
 	try {
-		return parseJsonKeepingIntegers(answer.text);
+		return parseJsonKeepingIntegers(answer.text, answer.longDigitRun);
 	} catch {
 		throw new RequestFailure('server-error', `the answer to ${what} is not JSON`);
 	}

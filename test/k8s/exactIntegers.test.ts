@@ -1,10 +1,15 @@
 // What the cluster client reads (list pages, watch events) goes through parseJsonKeepingIntegers, which looks for a
-// run of 16 digits before choosing the slower read that keeps integers beyond 2^53 exact. Differential: on many
+// run of 16 digits before choosing the slower read that keeps integers beyond 2^53 exact (a list page is looked at
+// chunk by chunk as it arrives, LongDigitRunWatch). Differential: on many
 // generated documents, with integers and digit strings of every length at every offset, the objects are JSON.parse's
 // and every integer reads back exactly as written.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { getInt64, parseJsonKeepingIntegers } from '../../src/core/model/int64.ts';
+import {
+	getInt64,
+	LongDigitRunWatch,
+	parseJsonKeepingIntegers,
+} from '../../src/core/model/int64.ts';
 
 /** A small deterministic generator, so a failure can be replayed. */
 function generator(seed: number): () => number {
@@ -41,12 +46,23 @@ it('keeps every integer exact, at any length and offset, and reads the same obje
 			}
 		}
 		const text = `{${entries.join(',')}}`;
-		const parsed = parseJsonKeepingIntegers(text) as Record<string, unknown>;
-		assert.deepEqual(parsed, JSON.parse(text), text);
-		for (const [key, value] of Object.entries(parsed)) {
-			if (typeof value !== 'number') continue;
-			const written = /"([^"]*)":(-?\d+)/.exec(text.slice(text.indexOf(`"${key}"`)))?.[2];
-			assert.equal(getInt64(parsed, key), BigInt(written ?? 'x'), `${key} in ${text}`);
+		// Whole, and as an answer arrives: in chunks, each looked at for long integers as it comes.
+		const watch = new LongDigitRunWatch();
+		for (let at = 0; at < text.length;) {
+			const length = 1 + Math.floor(random() * 24);
+			watch.add(text.slice(at, at + length));
+			at += length;
+		}
+		for (const parsed of [
+			parseJsonKeepingIntegers(text) as Record<string, unknown>,
+			parseJsonKeepingIntegers(text, watch.seen) as Record<string, unknown>,
+		]) {
+			assert.deepEqual(parsed, JSON.parse(text), text);
+			for (const [key, value] of Object.entries(parsed)) {
+				if (typeof value !== 'number') continue;
+				const written = /"([^"]*)":(-?\d+)/.exec(text.slice(text.indexOf(`"${key}"`)))?.[2];
+				assert.equal(getInt64(parsed, key), BigInt(written ?? 'x'), `${key} in ${text}`);
+			}
 		}
 	}
 });

@@ -56,12 +56,46 @@ function hasLongDigitRun(text: string): boolean {
 	return false;
 }
 
+function leadingDigits(text: string): number {
+	let count = 0;
+	while (count < text.length && isDigit(text.charCodeAt(count))) count++;
+	return count;
+}
+
+function trailingDigits(text: string): number {
+	let count = 0;
+	while (count < text.length && isDigit(text.charCodeAt(text.length - 1 - count))) count++;
+	return count;
+}
+
+/**
+ * Whether a text read in pieces holds a run of 16 digits (see hasLongDigitRun), one piece at a time as they arrive, a
+ * run across pieces included: a reader of a long answer looks at each piece while it waits for the next.
+ */
+export class LongDigitRunWatch {
+	/** A run of 16 digits was seen. */
+	seen = false;
+	/** The digits that end the text so far. */
+	private trailing = 0;
+
+	add(piece: string): void {
+		if (this.seen || piece.length === 0) return;
+		const leading = leadingDigits(piece);
+		if (this.trailing + leading >= longRun || hasLongDigitRun(piece)) {
+			this.seen = true;
+			return;
+		}
+		this.trailing = leading === piece.length ? this.trailing + leading : trailingDigits(piece);
+	}
+}
+
 /**
  * JSON.parse, noting integers beyond 2^53 exactly as recordExactInteger does (what a cluster sends is JSON). Needs the
- * reviver's source text (Node 21 and later); without it the numbers are JSON.parse's.
+ * reviver's source text (Node 21 and later); without it the numbers are JSON.parse's. `longDigitRun`: whether the
+ * text holds a run of 16 digits, when the caller has looked already (LongDigitRunWatch).
  */
-export function parseJsonKeepingIntegers(text: string): unknown {
-	if (!hasLongDigitRun(text)) return JSON.parse(text);
+export function parseJsonKeepingIntegers(text: string, longDigitRun?: boolean): unknown {
+	if (!(longDigitRun ?? hasLongDigitRun(text))) return JSON.parse(text);
 	return JSON.parse(
 		text,
 		function (this: unknown, key: string, value: unknown, context?: { readonly source?: string }) {

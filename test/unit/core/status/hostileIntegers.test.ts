@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseManifests, parseManifestsWithNodes } from '../../../../src/core/manifest/parse.ts';
-import { parseJsonKeepingIntegers } from '../../../../src/core/model/int64.ts';
+import { LongDigitRunWatch, parseJsonKeepingIntegers } from '../../../../src/core/model/int64.ts';
 import { computeHealth } from '../../../../src/core/status/argocdHealth.ts';
 import { computeKstatus } from '../../../../src/core/status/kstatus.ts';
 import { computeStatus } from '../../../../src/core/status/registry.ts';
@@ -62,6 +62,37 @@ describe('int64 generations beyond 2^53', () => {
 		// The same generation read from a watch event's object.
 		const event = parseJsonKeepingIntegers(`{"type":"MODIFIED","object":${deploymentJson}}`);
 		assertOneGenerationBehind((event as { object: unknown }).object);
+	});
+
+	it('a generation split over the chunks of an answer is still read exactly', () => {
+		// A cluster's answer is decoded and looked at chunk by chunk as it arrives (src/k8s/requests.ts).
+		for (let split = 1; split < deploymentJson.length; split += 7) {
+			const watch = new LongDigitRunWatch();
+			watch.add(deploymentJson.slice(0, split));
+			watch.add(deploymentJson.slice(split));
+			assert.equal(watch.seen, true, `split at ${split}`);
+			assertOneGenerationBehind(parseJsonKeepingIntegers(deploymentJson, watch.seen));
+		}
+	});
+
+	it('sees a run of 16 digits in pieces exactly when the whole text holds one', () => {
+		const seed = Number(process.env.KSL_SEED ?? Date.now() % 100_000);
+		let state = seed;
+		const random = (): number => {
+			state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+			return state / 2 ** 32;
+		};
+		for (let round = 0; round < 2000; round++) {
+			let text = '';
+			while (text.length < 60) text += random() < 0.7 ? String(Math.floor(random() * 10)) : 'x';
+			const watch = new LongDigitRunWatch();
+			for (let at = 0; at < text.length;) {
+				const length = Math.floor(random() * 12);
+				watch.add(text.slice(at, at + length));
+				at += length;
+			}
+			assert.equal(watch.seen, /\d{16}/.test(text), `seed ${seed}, ${JSON.stringify(text)}`);
+		}
 	});
 
 	it('JSON without long integers reads as JSON.parse reads it', () => {
