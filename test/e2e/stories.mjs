@@ -508,10 +508,10 @@ export async function runStories(page, { out }) {
 			await tree.collapse('Flux');
 			await tree.expand('Azure Service Operator');
 			await tree.expand('keyvault.azure.com');
-			await tree.waitForRow('Terminating');
+			await tree.waitForRow('Deleting for');
 			await page.mouse.move(900, 600);
 			await shot('tree-terminating.png');
-			await tree.hover('Terminating', 'finalizers');
+			await tree.hover('Deleting for', 'Terminating');
 			await shot('tooltip-terminating.png');
 			await page.mouse.move(700, 700);
 			await tree.collapse('Azure Service Operator');

@@ -37,17 +37,27 @@ export const rowFinalizersLimit = 40;
  * "Terminating 3 h · finalizers: a, b" (plain text: the caller escapes it for Markdown). The age runs from
  * deletionTimestamp to `now`, and is left out without a clock or for a time that does not parse or lies ahead.
  * `finalizersLimit` cuts the list with "…" (a row); without it the list is whole up to the hover limit (a tooltip).
+ * `after`: the state word the words follow, when it already says the object is being deleted ("Deleting"): then
+ * they say only how long and what holds it, "for 3 h · finalizers: a, b", rather than "Terminating" again.
  */
 export function terminatingWords(
 	termination: Termination,
 	now: number | undefined,
 	finalizersLimit?: number,
+	after?: string,
 ): string {
 	const age =
 		now === undefined || termination.since === undefined
 			? undefined
 			: heldFor(now - termination.since);
-	const words = age === undefined ? 'Terminating' : `Terminating ${age}`;
+	const saidAlready = after !== undefined && deletionWords.has(after);
+	const words = saidAlready
+		? age === undefined
+			? ''
+			: `for ${age}`
+		: age === undefined
+			? 'Terminating'
+			: `Terminating ${age}`;
 	if (termination.finalizers.length === 0) return words;
 	const list = termination.finalizers.join(', ');
 	const shown =
@@ -56,5 +66,8 @@ export function terminatingWords(
 			: list.length > finalizersLimit
 				? `${cutAt(list, finalizersLimit).trimEnd()}…`
 				: list;
-	return `${words} · finalizers: ${shown}`;
+	return words === '' ? `finalizers: ${shown}` : `${words} · finalizers: ${shown}`;
 }
+
+/** State words that already say an object is being deleted (ASO's Deleting, kstatus's Terminating). */
+const deletionWords = new Set(['Deleting', 'Terminating']);

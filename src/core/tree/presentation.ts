@@ -418,8 +418,9 @@ const rowWaitingLimit = 60;
 
 /**
  * A row's description as shown at `now`: "ErrApplied for 12 min · …" when its state has a known start;
- * "Deleting · Terminating 3 h · finalizers: a, b · …" while the object is being deleted (the finalizers cut for the
- * row; `termination: false` for a caller that says it its own way); and "waiting for infra · Failed · …" when its
+ * "Ready · Terminating 3 h · finalizers: a, b · …" while the object is being deleted ("Deleting for 3 h · …" after a
+ * state word that says so already; the finalizers cut for the row; `termination: false` for a caller that says it its
+ * own way); and "waiting for infra · Failed · …" when its
  * object waits for another (`waiting`, cut for the row): the row leads with what it waits for, as a row whose
  * children fail leads with them. A row that says either leaves out the state's age: in a 300 px side bar it would
  * push them out of sight, and the tooltip says since when.
@@ -442,8 +443,11 @@ export function descriptionAt(
 	}
 	if (terminating) {
 		const at = Math.min(node.stateEnd ?? description.length, description.length);
-		const words = terminatingWords(terminating, now, rowFinalizersLimit);
-		description = `${description.slice(0, at)} · ${words}${description.slice(at)}`;
+		const stateWord = description.slice(0, at);
+		const words = terminatingWords(terminating, now, rowFinalizersLimit, stateWord);
+		// After a state word that says it already: "Deleting for 2 days · finalizers: …".
+		const joint = words.startsWith('for ') ? ' ' : ' · ';
+		description = `${stateWord}${words === '' ? '' : `${joint}${words}`}${description.slice(at)}`;
 	}
 	if (waiting) {
 		const words =

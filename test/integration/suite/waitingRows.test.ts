@@ -82,7 +82,7 @@ describe('rows that wait and rows being deleted', () => {
 		assert.equal(api.view.selection[0], before);
 	});
 
-	it('keeps the state word of an object being deleted and adds "Terminating" with its finalizers', async () => {
+	it('keeps the state word of an object being deleted and adds how long and its finalizers', async () => {
 		const api = await extensionApi();
 		const vault = walk(api).find(
 			(node) => node.kind === 'object' && node.ref?.name === 'old-vault',
@@ -91,7 +91,7 @@ describe('rows that wait and rows being deleted', () => {
 		const item = api.provider.getTreeItem(vault.id);
 		assert.match(
 			String(item.description),
-			/^Deleting · Terminating \d+ days? · finalizers: serviceoperator\.azure\.com\/finalizer/,
+			/^Deleting for \d+ days? · finalizers: serviceoperator\.azure\.com\/finalizer/,
 		);
 		const tooltip = (api.provider.resolveTreeItem(item, vault.id).tooltip as vscode.MarkdownString)
 			.value;

@@ -127,6 +127,33 @@ describe('a Terminating row', () => {
 		);
 	});
 
+	it('says "Deleting for 3 h", not "Deleting · Terminating 3 h", after a state word that says it already', () => {
+		const deletingGraph = new ResourceGraph();
+		deletingGraph.addRoot('ws', 'Workspace', 'file');
+		deletingGraph.upsertObject('ws', 'vault.yaml', {
+			apiVersion: 'keyvault.azure.com/v1api20230701',
+			kind: 'Vault',
+			metadata: {
+				name: 'team-vault',
+				namespace: 'team-a',
+				deletionTimestamp: deletedAt,
+				finalizers: ['serviceoperator.azure.com/finalizer'],
+			},
+			status: {
+				conditions: [
+					{ type: 'Ready', status: 'False', severity: 'Info', reason: 'Deleting', message: '' },
+				],
+			},
+		});
+		const row = rowNamed(deletingGraph, 'team-vault');
+		assert.ok(row);
+		assert.match(
+			descriptionAt(row, threeHoursLater),
+			/^Deleting for 3 h · finalizers: serviceoperator\.azure\.com\/finalizer/,
+		);
+		assert.doesNotMatch(descriptionAt(row, threeHoursLater), /Terminating/);
+	});
+
 	it('leaves out the age of a failing state for them, and leaves a row not being deleted alone', () => {
 		const failing = rowNamed(graph, 'infra');
 		assert.ok(failing);
