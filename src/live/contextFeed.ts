@@ -1,6 +1,7 @@
 // One kube context into its graph root: the session's object events become the root's objects (and WorkStatus
 // copies in paired WDS roots), its states become the root's state, and on-demand lists of BundleDeployments go in
 // and out as nodes expand and collapse.
+import { getString } from '../core/model/object.ts';
 import type { Tone } from '../core/status/result.ts';
 import type { BundleDeploymentQuery } from '../core/tree/linking.ts';
 import type { RootState } from '../core/tree/treeNode.ts';
@@ -16,6 +17,12 @@ import { isWorkStatusResource, WorkStatusMirror } from './workStatusMirror.ts';
 export type ListOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
 const onDemandPrefix = 'on-demand:';
+
+/**
+ * How long after a listed Bundle or Cluster changes its BundleDeployments are listed again: Fleet writes a Bundle's
+ * status as its BundleDeployments change, often several times in a row, and one list answers them all.
+ */
+const relistDelayMs = 500;
 
 /** The graph source of the BundleDeployments listed for one expanded node, per place (a Cluster shows in several). */
 function onDemandSourceOf(nodeId: string): string {
@@ -47,6 +54,8 @@ export class ContextFeed {
 	private readonly readAt = new Map<string, number>();
 	/** Lists running now, by source; a collapse or close takes the ticket away. */
 	private readonly pending = new Map<string, object>();
+	/** Lists due again, by source: the listed node's object changed (see relistDelayMs). */
+	private readonly relists = new Map<string, ReturnType<typeof setTimeout>>();
 
 	constructor(options: {
 		readonly session: Session;
@@ -138,6 +147,8 @@ export class ContextFeed {
 	release(nodeId: string): void {
 		const source = onDemandSourceOf(nodeId);
 		this.pending.delete(source);
+		clearTimeout(this.relists.get(source));
+		this.relists.delete(source);
 		if (!this.listed.delete(source)) return;
 		this.onChanged(this.graph.removeSource(this.rootId, source));
 	}
@@ -149,6 +160,8 @@ export class ContextFeed {
 	close(): void {
 		for (const subscription of this.subscriptions) subscription.dispose();
 		this.pending.clear();
+		for (const timer of this.relists.values()) clearTimeout(timer);
+		this.relists.clear();
 		this.mirror.clear();
 		this.session.dispose();
 	}
@@ -164,6 +177,7 @@ export class ContextFeed {
 		switch (event.type) {
 			case 'upsert':
 				this.onChanged(this.graph.upsertObject(this.rootId, event.resource, event.object));
+				if (this.listed.size > 0) this.relistIfListed(event.object);
 				break;
 			case 'remove':
 				// The session keys objects with the graph's objectKeyOf, so the key is the graph's. Objects of a
@@ -181,6 +195,33 @@ export class ContextFeed {
 				break;
 		}
 		if (this.listed.size > 0) this.releaseMoved();
+	}
+
+	/**
+	 * What was listed for a Bundle or Cluster is a snapshot; when the object itself changes (Fleet writes its status as
+	 * its BundleDeployments change), its BundleDeployments are listed again, so the rows under it and the matrix,
+	 * which shows them rather than the object's summary, keep up with the cluster.
+	 */
+	private relistIfListed(object: unknown): void {
+		const kind = getString(object, 'kind');
+		const name = getString(object, 'metadata', 'name');
+		const namespace = getString(object, 'metadata', 'namespace') ?? '';
+		for (const source of this.listed) {
+			const nodeId = source.slice(onDemandPrefix.length);
+			const ref = this.graph.node(nodeId)?.ref;
+			if (!ref || ref.kind !== kind || ref.name !== name || ref.namespace !== namespace) continue;
+			if (this.relists.has(source)) continue;
+			this.relists.set(
+				source,
+				setTimeout(() => {
+					this.relists.delete(source);
+					const query = this.graph.node(nodeId)?.listOnDemand;
+					if (!query || !this.listed.has(source)) return;
+					// A failed list leaves the last one in place.
+					void this.list(nodeId, query).catch(() => undefined);
+				}, relistDelayMs),
+			);
+		}
 	}
 
 	/**

@@ -8,7 +8,8 @@
 //
 // After a step that settles (and after the last): the test waits, without sleeping, until every chosen context is
 // open and ready with its watches on the server and every root holds exactly what the servers hold (key and
-// resourceVersion, BundleDeployments only when watched, on-demand lists as listed, WorkStatus copies in the paired
+// resourceVersion, BundleDeployments only when watched, on-demand lists as the servers held them at the list or after
+// a later write (a changed node is listed again), WorkStatus copies in the paired
 // WDS root); a run that does not get there within the bound fails. Then every tree node (label, description, tone,
 // children, counts, filters, lookups) is compared with a graph built from scratch over what the roots' sources
 // hold (root states, roll-ups flags, on-demand sources and copies included).

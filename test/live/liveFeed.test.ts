@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it as test } from 'node:test';
 import { startDemo, type Demo } from '../../src/apiserver/demo.ts';
+import { reconcileFleet } from '../../src/apiserver/fleetController.ts';
 import type { ApiServer } from '../../src/apiserver/server.ts';
 import type { KubeObject } from '../../src/apiserver/store.ts';
 import type { ContextPair } from '../../src/core/merge/contextPairing.ts';
@@ -52,6 +53,8 @@ async function startHarness(options: {
 	/** Stands between the feed and the cluster client it loads (to hold the first load, as a slow import does). */
 	readonly loadClient?: (client: ClusterClient) => Promise<ClusterClient>;
 	readonly maxResponseBytes?: number;
+	/** kubeStatusLens.clusters.bundleDeploymentThreshold (20,000 unless said). */
+	readonly bundleDeploymentThreshold?: number;
 }): Promise<Harness> {
 	const dir = await mkdtemp(path.join(tmpdir(), 'ksl-live-'));
 	const demo = await startDemo({
@@ -88,7 +91,7 @@ async function startHarness(options: {
 			kubeconfig: demo.kubeconfigPath,
 			contexts: options.clusters,
 			namespaces: [],
-			bundleDeploymentThreshold: 20_000,
+			bundleDeploymentThreshold: options.bundleDeploymentThreshold ?? 20_000,
 			kubestellarPairs: options.pairs ?? [],
 			...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
 		}),
@@ -220,6 +223,70 @@ describe('what the graph holds follows the cluster', () => {
 				assert.equal(harness.graph.objectOf(itsRoot, key), undefined, 'gone from the ITS root');
 			},
 		));
+});
+
+describe('BundleDeployments listed for an expanded node (roll-ups-only mode)', () => {
+	it('are listed again when their Bundle changes, so a BundleDeployment that changed shows its new status', () =>
+		withHarness({ clusters: ['fleet-mgmt'], bundleDeploymentThreshold: 3 }, async (harness) => {
+			await harness.feed.start();
+			await everyContextReady(harness, 1);
+			const root = liveRootId('fleet-mgmt');
+			const store = harness.server('fleet-mgmt').store;
+			const type = store.typeOf('fleet.cattle.io/v1alpha1', 'BundleDeployment');
+			assert.ok(type, 'the demo serves BundleDeployments');
+			const deployments = store.all(type);
+			// A Bundle with BundleDeployments, and its node, which lists them on demand.
+			const bundleName = deployments
+				.map((object) => (object.metadata as { labels?: Record<string, string> }).labels)
+				.map((labels) => labels?.['fleet.cattle.io/bundle-name'])
+				.find((name) => name !== undefined);
+			assert.ok(bundleName, 'a BundleDeployment names its Bundle');
+			const bundle = harness.graph
+				.objectsOf(root)
+				.find(
+					(object) =>
+						object.kind === 'Bundle' &&
+						(object.metadata as { name?: string } | undefined)?.name === bundleName,
+				);
+			assert.ok(bundle, `Bundle ${bundleName} is in the root`);
+			const node = harness.graph
+				.findNodesForObject(root, objectKeyOf(bundle))
+				.map((id) => harness.graph.node(id))
+				.find((each) => each?.listOnDemand !== undefined);
+			assert.ok(node, 'the Bundle lists its BundleDeployments on demand');
+			assert.deepEqual(await harness.feed.list(node), { ok: true });
+			const deployment = deployments.find(
+				(object) =>
+					(object.metadata as { labels?: Record<string, string> }).labels?.[
+						'fleet.cattle.io/bundle-name'
+					] === bundleName,
+			);
+			assert.ok(deployment);
+			const key = objectKeyOf(deployment);
+			assert.ok(harness.graph.objectOf(root, key), 'the list brought the BundleDeployment in');
+
+			// The agent reports a failure, and Fleet's controllers (the demo's stand-in) write the Bundle's status.
+			store.patchObject(
+				deployment,
+				'merge',
+				{
+					status: {
+						ready: false,
+						display: { state: 'ErrApplied', message: 'relisted: the new failure' },
+					},
+				},
+				{ subresource: 'status' },
+			);
+			assert.ok(reconcileFleet(store) > 0, "Fleet's controllers wrote the Bundle's status");
+			await until(
+				() =>
+					(harness.graph.objectOf(root, key)?.status as { display?: { message?: string } })?.display
+						?.message === 'relisted: the new failure',
+				'the BundleDeployment listed again with its new status',
+				[harness.graphChanged],
+			);
+			assert.ok(harness.feed.hasListed(node), 'still listed for the expanded node');
+		}));
 });
 
 describe('settings reach the cluster client', () => {

@@ -73,8 +73,11 @@ interface Listing {
 	readonly source: string;
 	readonly tracked: TrackedSession;
 	readonly leftRollups: number;
-	/** key -> resourceVersion; several when a write raced the list (either answer is right). */
-	readonly snapshots: readonly ReadonlyMap<string, string>[];
+	/**
+	 * key -> resourceVersion; several when a write raced the list (either answer is right), and one more after each
+	 * write since: the feed lists a node's BundleDeployments again when its object changes.
+	 */
+	readonly snapshots: ReadonlyMap<string, string>[];
 }
 
 /** What settling tolerates: known bugs. */
@@ -464,6 +467,11 @@ export async function execute(world: LiveWorld, operation: LiveOperation): Promi
 		case 'write':
 		case 'label':
 			write(world, operation);
+			// What a list taken from now on answers (src/live/contextFeed.ts lists a changed node again).
+			for (const listing of world.listings) {
+				const query = listing.node.listOnDemand;
+				if (query) listing.snapshots.push(serverSelection(world, query));
+			}
 			return;
 		case 'fault':
 			applyFault(world, operation);
