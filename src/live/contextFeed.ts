@@ -20,9 +20,11 @@ const onDemandPrefix = 'on-demand:';
 
 /**
  * How long after a listed Bundle or Cluster changes its BundleDeployments are listed again: Fleet writes a Bundle's
- * status as its BundleDeployments change, often several times in a row, and one list answers them all.
+ * status as its BundleDeployments change, often several times in a row, and one list answers them all. A node is
+ * listed at most once per relistSpacingMs (a Bundle on a thousand clusters lists a thousand objects).
  */
 const relistDelayMs = 500;
+const relistSpacingMs = 2000;
 
 /** The graph source of the BundleDeployments listed for one expanded node, per place (a Cluster shows in several). */
 function onDemandSourceOf(nodeId: string): string {
@@ -213,13 +215,16 @@ export class ContextFeed {
 			if (this.relists.has(source)) continue;
 			this.relists.set(
 				source,
-				setTimeout(() => {
-					this.relists.delete(source);
-					const query = this.graph.node(nodeId)?.listOnDemand;
-					if (!query || !this.listed.has(source)) return;
-					// A failed list leaves the last one in place.
-					void this.list(nodeId, query).catch(() => undefined);
-				}, relistDelayMs),
+				setTimeout(
+					() => {
+						this.relists.delete(source);
+						const query = this.graph.node(nodeId)?.listOnDemand;
+						if (!query || !this.listed.has(source)) return;
+						// A failed list leaves the last one in place.
+						void this.list(nodeId, query).catch(() => undefined);
+					},
+					Math.max(relistDelayMs, (this.readAt.get(source) ?? 0) + relistSpacingMs - Date.now()),
+				),
 			);
 		}
 	}
