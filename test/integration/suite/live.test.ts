@@ -756,6 +756,112 @@ describe('above the BundleDeployment threshold', () => {
 			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
 		);
 	});
+
+	it('lists an open Bundle again when Fleet updates it, so a BundleDeployment that fails says so', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+		const rootId = await eventually('fleet-mgmt in roll-ups-only mode', () =>
+			api.provider
+				.getChildren()
+				.find((id) => /roll-ups only/.test(api.graph.node(id)?.description ?? '')),
+		);
+		const bundle = await eventually('a Bundle that lists on demand', () =>
+			walkFrom(api, rootId).find(
+				(node) =>
+					node.ref?.kind === 'Bundle' &&
+					node.listOnDemand !== undefined &&
+					api.graph.parentOf(node.id)?.ref?.kind === 'GitRepo' &&
+					api.live.summary.every((line) => line.endsWith(': ready')),
+			),
+		);
+		await toggleInView(api, bundle.id, 'expanded');
+		const deployment = await eventually('a BundleDeployment listed on expansion', () =>
+			api.graph
+				.children(bundle.id)
+				.find(
+					(child) =>
+						child.ref?.kind === 'BundleDeployment' && !/ErrApplied/.test(child.description),
+				),
+		);
+		const ref = deployment.ref;
+		assert.ok(ref && bundle.ref);
+		const cluster = demoCluster('fleet-mgmt');
+		const fleetPath = '/apis/fleet.cattle.io/v1alpha1/namespaces';
+		const deploymentPath = `${fleetPath}/${ref.namespace}/bundledeployments/${ref.name}/status`;
+		const bundlePath = `${fleetPath}/${bundle.ref.namespace}/bundles/${bundle.ref.name}/status`;
+		const before = (await getJson(cluster, deploymentPath)).status;
+		const bundleBefore = (await getJson(cluster, bundlePath)).status as Record<string, unknown>;
+		const message = 'cannot patch "frontend": from the relist test';
+		const failed = (type: string) => ({
+			type,
+			status: 'False',
+			reason: 'Error',
+			message,
+			lastUpdateTime: new Date().toISOString(),
+		});
+		try {
+			// The agent reports the failure; then Fleet's controller rewrites the Bundle's status.
+			const put = (path: string, status: unknown): Promise<number> =>
+				call(cluster, 'PATCH', path, { status }, 'application/merge-patch+json');
+			assert.equal(
+				await put(deploymentPath, {
+					ready: false,
+					conditions: [failed('Deployed'), failed('Ready')],
+					display: { deployed: `Error: ${message}`, monitored: 'True', state: 'ErrApplied' },
+				}),
+				200,
+			);
+			assert.equal(
+				await put(bundlePath, {
+					display: { state: 'ErrApplied', message: 'from the relist test' },
+				}),
+				200,
+			);
+			const row = await eventually(
+				() =>
+					`the BundleDeployment's row to say its new failure (children: ${api.graph
+						.children(bundle.id)
+						.map((child) => `${child.label} ${child.description}`)
+						.join('; ')})`,
+				() =>
+					api.graph
+						.children(bundle.id)
+						.find((child) => child.ref?.name === ref.name && child.ref.namespace === ref.namespace)
+						?.description.includes('from the relist test')
+						? true
+						: undefined,
+			);
+			assert.ok(row);
+		} finally {
+			// Merge patches: a key the test added to a map is removed by writing null for it.
+			const restored = (display: unknown): unknown => {
+				if (typeof display !== 'object' || display === null) return null;
+				const {
+					state = null,
+					message = null,
+					deployed = null,
+					monitored = null,
+				} = display as Record<string, unknown>;
+				return { ...display, state, message, deployed, monitored };
+			};
+			const deploymentBefore = (before ?? {}) as Record<string, unknown>;
+			await call(
+				cluster,
+				'PATCH',
+				deploymentPath,
+				{ status: { ...deploymentBefore, display: restored(deploymentBefore.display) } },
+				'application/merge-patch+json',
+			);
+			await call(
+				cluster,
+				'PATCH',
+				bundlePath,
+				{ status: { display: restored(bundleBefore.display) } },
+				'application/merge-patch+json',
+			);
+			await toggleInView(api, bundle.id, 'collapsed');
+		}
+	});
 });
 
 describe('a context that cannot be used', () => {
