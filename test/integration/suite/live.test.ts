@@ -723,22 +723,7 @@ describe('above the BundleDeployment threshold', () => {
 
 	it('drops what it listed when the node collapses, and lists afresh when it opens again', async () => {
 		const api = await extensionApi();
-		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
-		const rootId = await eventually('fleet-mgmt in roll-ups-only mode', () =>
-			api.provider
-				.getChildren()
-				.find((id) => /roll-ups only/.test(api.graph.node(id)?.description ?? '')),
-		);
-		const bundle = await eventually('a Bundle that lists on demand', () =>
-			// Under its GitRepo: while the first sync runs, a Bundle may show elsewhere until its owner arrives.
-			walkFrom(api, rootId).find(
-				(node) =>
-					node.ref?.kind === 'Bundle' &&
-					node.listOnDemand !== undefined &&
-					api.graph.parentOf(node.id)?.ref?.kind === 'GitRepo' &&
-					api.live.summary.every((line) => line.endsWith(': ready')),
-			),
-		);
+		const bundle = await bundleListingOnDemand(api);
 		await toggleInView(api, bundle.id, 'expanded');
 		await eventually('the BundleDeployments listed on expansion', () =>
 			api.graph.children(bundle.id).some((child) => child.ref?.kind === 'BundleDeployment'),
@@ -759,21 +744,7 @@ describe('above the BundleDeployment threshold', () => {
 
 	it('lists an open Bundle again when Fleet updates it, so a BundleDeployment that fails says so', async () => {
 		const api = await extensionApi();
-		await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
-		const rootId = await eventually('fleet-mgmt in roll-ups-only mode', () =>
-			api.provider
-				.getChildren()
-				.find((id) => /roll-ups only/.test(api.graph.node(id)?.description ?? '')),
-		);
-		const bundle = await eventually('a Bundle that lists on demand', () =>
-			walkFrom(api, rootId).find(
-				(node) =>
-					node.ref?.kind === 'Bundle' &&
-					node.listOnDemand !== undefined &&
-					api.graph.parentOf(node.id)?.ref?.kind === 'GitRepo' &&
-					api.live.summary.every((line) => line.endsWith(': ready')),
-			),
-		);
+		const bundle = await bundleListingOnDemand(api);
 		await toggleInView(api, bundle.id, 'expanded');
 		const deployment = await eventually('a BundleDeployment listed on expansion', () =>
 			api.graph
@@ -894,6 +865,28 @@ describe('a context that cannot be used', () => {
 		);
 	});
 });
+
+/** A Bundle of fleet-mgmt, in roll-ups-only mode, that lists its BundleDeployments when expanded (the view focused). */
+async function bundleListingOnDemand(
+	api: Awaited<ReturnType<typeof extensionApi>>,
+): Promise<TreeNode> {
+	await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
+	const rootId = await eventually('fleet-mgmt in roll-ups-only mode', () =>
+		api.provider
+			.getChildren()
+			.find((id) => /roll-ups only/.test(api.graph.node(id)?.description ?? '')),
+	);
+	return eventually('a Bundle that lists on demand', () =>
+		// Under its GitRepo: while the first sync runs, a Bundle may show elsewhere until its owner arrives.
+		walkFrom(api, rootId).find(
+			(node) =>
+				node.ref?.kind === 'Bundle' &&
+				node.listOnDemand !== undefined &&
+				api.graph.parentOf(node.id)?.ref?.kind === 'GitRepo' &&
+				api.live.summary.every((line) => line.endsWith(': ready')),
+		),
+	);
+}
 
 /**
  * Expands or collapses a row as a user does, with the keyboard on the focused row, until the view reports it. The
