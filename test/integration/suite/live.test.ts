@@ -681,22 +681,7 @@ describe('above the BundleDeployment threshold', () => {
 		await vscode.workspace
 			.getConfiguration('kubeStatusLens.clusters')
 			.update('bundleDeploymentThreshold', 1, vscode.ConfigurationTarget.Global);
-		const rootId = await eventually('fleet-mgmt to say it is in roll-ups-only mode', () =>
-			api.provider.getChildren().find((id) => {
-				const node = api.graph.node(id);
-				return node?.label === 'fleet-mgmt' && /roll-ups only/.test(node.description);
-			}),
-		);
-		const bundle = await eventually('a Bundle that lists on demand', () =>
-			// Under its GitRepo: while the first sync runs, a Bundle may show elsewhere until its owner arrives.
-			walkFrom(api, rootId).find(
-				(node) =>
-					node.ref?.kind === 'Bundle' &&
-					node.listOnDemand !== undefined &&
-					api.graph.parentOf(node.id)?.ref?.kind === 'GitRepo' &&
-					api.live.summary.every((line) => line.endsWith(': ready')),
-			),
-		);
+		const bundle = await bundleListingOnDemand(api);
 		assert.notEqual(
 			api.provider.getTreeItem(bundle.id).collapsibleState,
 			vscode.TreeItemCollapsibleState.None,
@@ -705,7 +690,7 @@ describe('above the BundleDeployment threshold', () => {
 		assert.ok(first.length > 0);
 		const listed = await eventually(
 			() =>
-				`the BundleDeployments of the Bundle (listing: ${JSON.stringify(api.provider.listingOf(bundle.id))}, node: ${JSON.stringify({ exists: api.graph.node(bundle.id) !== undefined, listOnDemand: api.graph.node(bundle.id)?.listOnDemand, root: api.graph.node(rootId)?.description, graphChildren: api.graph.children(bundle.id).length, summary: api.live.summary })}, children: ${api.provider
+				`the BundleDeployments of the Bundle (listing: ${JSON.stringify(api.provider.listingOf(bundle.id))}, node: ${JSON.stringify({ exists: api.graph.node(bundle.id) !== undefined, listOnDemand: api.graph.node(bundle.id)?.listOnDemand, root: api.graph.node(bundle.rootId)?.description, graphChildren: api.graph.children(bundle.id).length, summary: api.live.summary })}, children: ${api.provider
 					.getChildren(bundle.id)
 					.map((id) => api.graph.node(id)?.label ?? JSON.stringify(id))
 					.join(', ')})`,
@@ -871,10 +856,11 @@ async function bundleListingOnDemand(
 	api: Awaited<ReturnType<typeof extensionApi>>,
 ): Promise<TreeNode> {
 	await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
-	const rootId = await eventually('fleet-mgmt in roll-ups-only mode', () =>
-		api.provider
-			.getChildren()
-			.find((id) => /roll-ups only/.test(api.graph.node(id)?.description ?? '')),
+	const rootId = await eventually('fleet-mgmt to say it is in roll-ups-only mode', () =>
+		api.provider.getChildren().find((id) => {
+			const node = api.graph.node(id);
+			return node?.label === 'fleet-mgmt' && /roll-ups only/.test(node.description);
+		}),
 	);
 	return eventually('a Bundle that lists on demand', () =>
 		// Under its GitRepo: while the first sync runs, a Bundle may show elsewhere until its owner arrives.
