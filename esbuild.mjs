@@ -25,50 +25,37 @@ function clusterClientApart() {
 	};
 }
 
-/** Activation (dist/extension.cjs) reaches the rest of the extension only through `import('./engine.ts')`. */
-function engineApart() {
+/**
+ * A bundle that reaches another only through a dynamic `import(specifier)` in `importer`: the import becomes a
+ * require of the other bundle, `output`, beside it in dist/.
+ */
+function loadedApart(name, specifier, importer, output) {
 	return {
-		name: 'engine-apart',
+		name,
 		setup(build) {
-			build.onResolve({ filter: /[\\/]engine\.ts$/ }, (args) =>
-				args.importer.endsWith(`${'src'}/vscode/extension.ts`) && args.kind === 'dynamic-import'
-					? { path: './engine.cjs', external: true }
+			build.onResolve({ filter: specifier }, (args) =>
+				args.importer.endsWith(importer) && args.kind === 'dynamic-import'
+					? { path: output, external: true }
 					: undefined,
 			);
 		},
 	};
 }
+
+/** Activation (dist/extension.cjs) reaches the rest of the extension only through `import('./engine.ts')`. */
+const engineApart = () =>
+	loadedApart('engine-apart', /[\\/]engine\.ts$/, `${'src'}/vscode/extension.ts`, './engine.cjs');
 
 /**
  * The CLI reaches `mcp` (the MCP SDK, half a megabyte) only through `import('./mcp.ts')`: that becomes dist/mcp.cjs,
  * so status, check and merge do not parse it.
  */
-function mcpApart() {
-	return {
-		name: 'mcp-apart',
-		setup(build) {
-			build.onResolve({ filter: /^\.\/mcp\.ts$/ }, (args) =>
-				args.importer.endsWith(`${'src'}/cli/main.ts`) && args.kind === 'dynamic-import'
-					? { path: './mcp.cjs', external: true }
-					: undefined,
-			);
-		},
-	};
-}
+const mcpApart = () =>
+	loadedApart('mcp-apart', /^\.\/mcp\.ts$/, `${'src'}/cli/main.ts`, './mcp.cjs');
 
 /** The command's entry (src/cli/bin.ts, dist/cli.cjs) loads the command (src/cli/main.ts) as dist/command.cjs. */
-function commandApart() {
-	return {
-		name: 'command-apart',
-		setup(build) {
-			build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) =>
-				args.importer.endsWith(`${'src'}/cli/bin.ts`) && args.kind === 'dynamic-import'
-					? { path: './command.cjs', external: true }
-					: undefined,
-			);
-		},
-	};
-}
+const commandApart = () =>
+	loadedApart('command-apart', /^\.\/main\.ts$/, `${'src'}/cli/bin.ts`, './command.cjs');
 
 /** The package's version and home, and the rule documentation, as the CLI's SARIF output gives them. */
 function cliBuildFacts() {
