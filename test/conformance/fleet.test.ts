@@ -14,8 +14,12 @@ import {
 	statusBaseOf,
 } from '../../src/core/status/fleetRollup.ts';
 import {
+	addSummaries,
 	bdDisplayOf,
 	bdReadyConditionOf,
+	deploymentStateOf,
+	emptySummary,
+	incrementState,
 	messageFromDeployment,
 	modifiedStatusJsonOf,
 	nonReadyStatusJsonOf,
@@ -25,6 +29,7 @@ import {
 	readNonReadyStatus,
 	readResourceKey,
 	readyConditionOf,
+	readyMessageOf,
 	summaryStateOf,
 	updateFromResources,
 } from '../../src/core/status/fleetSummary.ts';
@@ -155,6 +160,27 @@ const adapters: Readonly<Record<string, Adapter>> = {
 	'resourcestatus.SetResources (GitRepo/HelmOp StatusBase)': {
 		run: (input) =>
 			setResources(list(input.bundleDeployments).map(readBundleDeployment)) as unknown as Actual,
+	},
+	'summary.GetDeploymentState': {
+		run: (input) => ({
+			state: deploymentStateOf(readBundleDeployment(input.bundleDeployment)),
+		}),
+	},
+	'summary.ReadyMessage': {
+		run: (input, vector) => ({
+			message: readyMessageOf(readBundleSummary(input.summary), String(vector.call.referencedKind)),
+		}),
+	},
+	'summary.IncrementState + summary.Increment': {
+		sections: true,
+		run: (input) => {
+			const summary = emptySummary();
+			const step = isRecord(input.incrementState) ? input.incrementState : {};
+			incrementState(summary, String(step.name), String(step.state), String(step.message), [], []);
+			const afterIncrementState = { ...summary, nonReadyResources: [...summary.nonReadyResources] };
+			addSummaries(summary, readBundleSummary(getPath(input, 'increment', 'summary')));
+			return { afterIncrementState, afterIncrement: summary };
+		},
 	},
 	'summary.GetSummaryState': {
 		run: (input) => ({ state: summaryStateOf(readBundleSummary(input.summary)) }),

@@ -83,6 +83,9 @@ const argocdSource =
 const fleetAgentAction =
 	'Check the agent on the downstream cluster: status.agent.lastSeen on the Cluster, then kubectl -n cattle-fleet-system logs deploy/fleet-agent (cattle-fleet-local-system for the local cluster).';
 const fleetBdYaml = 'kubectl get bundledeployment -n <cluster namespace> <bundle> -o yaml';
+const fleetWaitingSource = `${fleetDocs('Bundle Statuses')}; rancher/fleet#5549 (Fleet 0.16, Rancher 2.15.3): summary.go GetDeploymentState, deployer.go checkDependency`;
+const fleetDependencyAction =
+	'Usually temporary: it clears once the dependency reaches an accepted state. If it does not, make the dependency reach one (Explain it: it is the root cause), or widen spec.dependsOn[].acceptedStates in fleet.yaml (e.g. add Modified) where that state is good enough.';
 const fleetRolloutAction =
 	'Check spec.paused and rolloutStrategy (maxUnavailable, partitions) on the Bundle or its GitRepo/HelmOp; the controller releases the change once earlier partitions are ready.';
 const fleetDriftAction = `Read modifiedStatus with ${fleetBdYaml}; revert the manual change, enable correctDrift on the GitRepo, or declare expected differences with diff.comparePatches in fleet.yaml.`;
@@ -144,6 +147,15 @@ const fleetExplanations: readonly Explanation[] = [
 			'The agent has not applied the current version yet (status.appliedDeploymentID differs from spec.deploymentID) and reports no deploy error. If it persists, the cluster or its agent is unreachable.',
 		action: fleetAgentAction,
 		source: fleetBundleStatesSource,
+	},
+	{
+		system: 'fleet',
+		category: 'state',
+		term: 'WaitingForDependency',
+		meaning:
+			'Fleet 0.16 and later: the agent holds the current version back because a bundle in spec.dependsOn is not in one of its acceptedStates (Ready unless set) on the same cluster. Nothing failed; the Deployed condition names each dependency with its state. An older Fleet reports the same wait as ErrApplied ("dependent bundle(s) are not ready").',
+		action: fleetDependencyAction,
+		source: fleetWaitingSource,
 	},
 	{
 		system: 'fleet',
@@ -229,6 +241,16 @@ const fleetExplanations: readonly Explanation[] = [
 	{
 		system: 'fleet',
 		category: 'state',
+		term: 'WaitingForDependency',
+		kinds: clusterKinds,
+		meaning:
+			'The worst bundle on this cluster (or group) is WaitingForDependency: a bundle it depends on is not in an accepted state here yet. It may be temporary.',
+		action: `Open the bundle named in the Ready condition message; ${fleetDependencyAction}`,
+		source: fleetWaitingSource,
+	},
+	{
+		system: 'fleet',
+		category: 'state',
 		term: 'ErrApplied',
 		kinds: clusterKinds,
 		meaning:
@@ -308,6 +330,16 @@ const fleetExplanations: readonly Explanation[] = [
 			'The worst BundleDeployment of this source is WaitApplied: at least one cluster has not applied the current version.',
 		action: `Find the cluster named in the Ready condition message. ${fleetAgentAction}`,
 		source: fleetRepoStatesSource,
+	},
+	{
+		system: 'fleet',
+		category: 'state',
+		term: 'WaitingForDependency',
+		kinds: repoKinds,
+		meaning:
+			'The worst BundleDeployment of this source is WaitingForDependency: on at least one cluster a bundle it depends on is not in an accepted state yet, so the new version waits. Fleet still sets status.display.error, as the message is the Deployed condition\'s.',
+		action: `Find the cluster named in the Ready condition message. ${fleetDependencyAction}`,
+		source: fleetWaitingSource,
 	},
 	{
 		system: 'fleet',
@@ -537,6 +569,15 @@ const fleetExplanations: readonly Explanation[] = [
 		meaning: 'Resources of BundleDeployments whose current version the agent has not applied yet.',
 		action: fleetAgentAction,
 		source: fleetResourceCountsSource,
+	},
+	{
+		system: 'fleet',
+		category: 'field',
+		term: 'waitingForDependency',
+		meaning:
+			'In status.summary (Fleet 0.16 and later): how many BundleDeployments wait for a bundle in spec.dependsOn to reach an accepted state.',
+		action: fleetDependencyAction,
+		source: fleetWaitingSource,
 	},
 	{
 		system: 'fleet',

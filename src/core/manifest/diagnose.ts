@@ -63,6 +63,7 @@ export const findingCodes = [
 	'status-out-of-sync',
 	'status-waiting-for-owner',
 	'status-wait-applied',
+	'status-waiting-for-dependency',
 	...fleetCheckCodes,
 ] as const;
 
@@ -171,6 +172,10 @@ export const findingRules: Readonly<
 	'status-wait-applied': {
 		summary: 'Fleet has reported WaitApplied for longer than the threshold.',
 		severity: 'warning',
+	},
+	'status-waiting-for-dependency': {
+		summary: 'Fleet reports WaitingForDependency: a bundle in dependsOn is not in an accepted state.',
+		severity: 'information',
 	},
 	...fleetCheckRules,
 };
@@ -881,7 +886,7 @@ function fleetStateTargets(
 		targets.push(value('status', 'display', 'state'));
 	}
 	if (getString(object, 'kind') === 'BundleDeployment') {
-		if (state === 'ErrApplied') {
+		if (state === 'ErrApplied' || state === 'WaitingForDependency') {
 			const deployed = conditions.find((c) => c.type === 'Deployed' && c.status === 'False');
 			if (deployed) targets.push(...conditionTarget(deployed));
 		} else if (state === 'Modified') targets.push(value('status', 'nonModified'));
@@ -925,6 +930,13 @@ function statusFindings(out: ObjectFindings, result: StatusResult, options: Diag
 					fleetStateTargets(object, state, conditions),
 					'error',
 					'status-err-applied',
+					said(state),
+				);
+			} else if (state === 'WaitingForDependency') {
+				out.add(
+					fleetStateTargets(object, state, conditions),
+					'information',
+					'status-waiting-for-dependency',
 					said(state),
 				);
 			} else if (state === 'Modified') {

@@ -207,9 +207,9 @@ interface ReadyPart {
 }
 
 const statePart =
-	/^(NotReady|Pending|OutOfSync|Modified|WaitApplied|ErrApplied|Ready)\((\d+)\) \[(\S+) ([^\]:]*?)(?:: ([\s\S]*))?\]$/;
+	/^(NotReady|Pending|OutOfSync|Modified|WaitApplied|WaitingForDependency|ErrApplied|Ready)\((\d+)\) \[(\S+) ([^\]:]*?)(?:: ([\s\S]*))?\]$/;
 const partStart =
-	/; (?=(?:NotReady|Pending|OutOfSync|Modified|WaitApplied|ErrApplied|Ready)\(\d+\) \[|[a-z][a-z0-9]*\.[a-z0-9.-]+ \S)/g;
+	/; (?=(?:NotReady|Pending|OutOfSync|Modified|WaitApplied|WaitingForDependency|ErrApplied|Ready)\(\d+\) \[|[a-z][a-z0-9]*\.[a-z0-9.-]+ \S)/g;
 
 /** The parts of a Fleet Ready message (summary.go ReadyMessage): state parts and resource detail lines. */
 export function fleetReadyMessageParts(message: string): {
@@ -351,7 +351,7 @@ function fleetHover(
 		lines.push(...sentence(row));
 		if (isFleetState(stateWord)) {
 			lines.push(
-				`Rank ${fleetStates.indexOf(stateWord) + 1} of 7 (Ready best, ErrApplied worst): a parent shows its worst.`,
+				`Rank ${fleetStates.indexOf(stateWord) + 1} of ${fleetStates.length} (Ready best, ErrApplied worst): a parent shows its worst.`,
 			);
 		}
 		if (at.part === 'key' && typeof valueAt === 'number') lines.push(`Count here: ${valueAt}.`);

@@ -143,6 +143,7 @@ const knownAbbreviations: Readonly<Record<string, string>> = {
 	OutOfSync: 'OOS',
 	Modified: 'MOD',
 	WaitApplied: 'WA',
+	WaitingForDependency: 'WFD',
 	ErrApplied: 'ERR',
 	Unknown: '?',
 };
@@ -317,6 +318,7 @@ const summaryCounters: readonly (readonly [keyof BundleSummary, string])[] = [
 	['outOfSync', 'OutOfSync'],
 	['modified', 'Modified'],
 	['waitApplied', 'WaitApplied'],
+	['waitingForDependency', 'WaitingForDependency'],
 	['errApplied', 'ErrApplied'],
 ];
 

@@ -9,6 +9,7 @@ import {
 	type ConditionList,
 } from '../model/condition.ts';
 import { getPath, getString, groupOf, isRecord } from '../model/object.ts';
+import { pendingDependenciesOf, pendingDependencySentence } from './fleetDependencyMessage.ts';
 import type { SystemVerdict, Tone } from './result.ts';
 import { worseTone } from './result.ts';
 import {
@@ -59,6 +60,8 @@ const fleetStateTones: Readonly<Record<FleetObjectState, Tone>> = {
 	OutOfSync: 'warning',
 	Modified: 'warning',
 	WaitApplied: 'progressing',
+	// Fleet 0.16: held back by a dependsOn entry, not failed (rancher/fleet#5549; the Rancher dashboard shows it as info).
+	WaitingForDependency: 'progressing',
 	ErrApplied: 'error',
 	WaitCheckIn: 'progressing',
 	GitUpdating: 'progressing',
@@ -86,6 +89,7 @@ const summaryCounterChecks: readonly FieldCheck[] = [
 	'notReady',
 	'waitApplied',
 	'errApplied',
+	'waitingForDependency',
 	'outOfSync',
 	'modified',
 	'ready',
@@ -266,12 +270,32 @@ function bundleDeploymentVerdict(
 	const applied = bd.appliedDeploymentID === '' ? 'nothing yet' : bd.appliedDeploymentID;
 	// One explanation per GetDeploymentState branch (summary.go), in the same order.
 	switch (state) {
-		case 'ErrApplied':
+		case 'ErrApplied': {
 			if (deployed) reasons.push(conditionSentence(deployed));
+			const dependencies = pendingDependenciesOf(deployed?.message ?? '');
+			if (dependencies) {
+				// An agent older than Fleet 0.16 reports a dependency that is not ready as an apply error.
+				reasons.push(
+					`Held back by spec.dependsOn: ${dependencies.map(pendingDependencySentence).join('; ')}. This Fleet reports the wait as ErrApplied; Fleet 0.16 and later call it WaitingForDependency.`,
+				);
+			}
 			reasons.push(
 				`Deployment ${bd.deploymentID} failed to apply; the cluster still runs ${applied}.`,
 			);
 			break;
+		}
+		case 'WaitingForDependency': {
+			const dependencies = pendingDependenciesOf(deployed?.message ?? '') ?? [];
+			reasons.push(
+				dependencies.length > 0
+					? `Waits for spec.dependsOn: ${dependencies.map(pendingDependencySentence).join('; ')}.`
+					: `Waits for a bundle in spec.dependsOn to reach an accepted state${deployed?.message ? `: ${deployed.message}` : '.'}`,
+			);
+			reasons.push(
+				`Deployment ${bd.deploymentID} is not applied until then; the cluster runs ${applied}.`,
+			);
+			break;
+		}
 		case 'WaitApplied':
 			reasons.push(
 				observed
@@ -468,6 +492,7 @@ function countReasons(object: unknown, kind: string): string[] {
 	// Worst state first, as Fleet ranks them.
 	const counters = [
 		['ErrApplied', summary.errApplied],
+		['WaitingForDependency', summary.waitingForDependency],
 		['WaitApplied', summary.waitApplied],
 		['Modified', summary.modified],
 		['OutOfSync', summary.outOfSync],

@@ -1,5 +1,6 @@
 // Rancher Fleet's per-BundleDeployment rules and its summary arithmetic, as plain functions over untrusted JSON.
 // Sources: rancher/fleet @ 3b2c622ce176 internal/cmd/controller/summary/summary.go,
+// with WaitingForDependency from rancher/fleet#5549 (Fleet 0.16, Rancher 2.15.3: backport #5691),
 // pkg/apis/fleet.cattle.io/v1alpha1/{bundle_types,bundledeployment_types,summary/summary}.go,
 // internal/cmd/agent/deployer/monitor/updatestatus.go, reconciler/bundledeployment_controller.go.
 import type { Condition } from '../model/condition.ts';
@@ -8,7 +9,10 @@ import { isRecord } from '../model/object.ts';
 // ---------------------------------------------------------------------------------------------------------------
 // States and rank
 
-/** Fleet's bundle states, best to worst (bundle_types.go StateRank: Ready 1 ... ErrApplied 7). */
+/**
+ * Fleet's bundle states, best to worst (bundle_types.go StateRank: Ready 1 ... ErrApplied 8). WaitingForDependency
+ * came with Fleet 0.16 (rancher/fleet#5549), ranked between WaitApplied and ErrApplied.
+ */
 export const fleetStates = [
 	'Ready',
 	'NotReady',
@@ -16,6 +20,7 @@ export const fleetStates = [
 	'OutOfSync',
 	'Modified',
 	'WaitApplied',
+	'WaitingForDependency',
 	'ErrApplied',
 ] as const;
 /** A Fleet bundle state. */
@@ -29,10 +34,11 @@ const fleetStateRank: Readonly<Record<FleetState, number>> = {
 	OutOfSync: 4,
 	Modified: 5,
 	WaitApplied: 6,
-	ErrApplied: 7,
+	WaitingForDependency: 7,
+	ErrApplied: 8,
 } as const;
 
-/** True when the word is one of Fleet's seven bundle states. */
+/** True when the word is one of Fleet's eight bundle states. */
 export function isFleetState(value: string): value is FleetState {
 	return (fleetStates as readonly string[]).includes(value);
 }
@@ -388,19 +394,24 @@ function firstCondition(conditions: readonly Condition[], type: string): Conditi
 	return conditions.find((condition) => condition.type === type);
 }
 
+/** The Deployed reason the agent writes when a dependsOn entry is not in an accepted state (Fleet 0.16). */
+export const waitingForDependencyReason = 'WaitingForDependency';
+
 /**
  * The state of a BundleDeployment (summary.go GetDeploymentState), first hit wins. `deploymentID` stands in for the
- * spec's when a Bundle target wants a newer one (target.go effectiveDeployment).
+ * spec's when a Bundle target wants a newer one (target.go effectiveDeployment). A Deployed condition that is False
+ * with reason WaitingForDependency is WaitingForDependency (Fleet 0.16); any other False one is ErrApplied, which is
+ * also what an older agent writes for a dependency ("dependent bundle(s) are not ready: [...]", reason Error).
  */
 export function deploymentStateOf(
 	bd: BundleDeploymentView,
 	deploymentID: string = bd.deploymentID,
 ): FleetState {
 	if (bd.appliedDeploymentID !== deploymentID) {
-		// wrangler Cond.IsFalse looks at the first condition of the type.
-		return firstCondition(bd.conditions, 'Deployed')?.status === 'False'
-			? 'ErrApplied'
-			: 'WaitApplied';
+		// wrangler Cond.IsFalse and GetReason look at the first condition of the type.
+		const deployed = firstCondition(bd.conditions, 'Deployed');
+		if (deployed?.status !== 'False') return 'WaitApplied';
+		return deployed.reason === waitingForDependencyReason ? 'WaitingForDependency' : 'ErrApplied';
 	}
 	if (!bd.ready) return 'NotReady';
 	if (deploymentID !== bd.stagedDeploymentID) return 'OutOfSync';
@@ -523,6 +534,8 @@ export interface BundleSummary {
 	notReady: number;
 	waitApplied: number;
 	errApplied: number;
+	/** Fleet 0.16 (`waitingForDependency,omitempty`); an older Fleet never writes it. */
+	waitingForDependency: number;
 	outOfSync: number;
 	modified: number;
 	ready: number;
@@ -539,6 +552,7 @@ const summaryCounters = {
 	OutOfSync: 'outOfSync',
 	Modified: 'modified',
 	WaitApplied: 'waitApplied',
+	WaitingForDependency: 'waitingForDependency',
 	ErrApplied: 'errApplied',
 } as const satisfies Record<FleetState, keyof BundleSummary>;
 
@@ -551,6 +565,7 @@ export function emptySummary(): BundleSummary {
 		notReady: 0,
 		waitApplied: 0,
 		errApplied: 0,
+		waitingForDependency: 0,
 		outOfSync: 0,
 		modified: 0,
 		ready: 0,
@@ -567,6 +582,7 @@ export function readBundleSummary(value: unknown): BundleSummary {
 		notReady: int(record.notReady),
 		waitApplied: int(record.waitApplied),
 		errApplied: int(record.errApplied),
+		waitingForDependency: int(record.waitingForDependency),
 		outOfSync: int(record.outOfSync),
 		modified: int(record.modified),
 		ready: int(record.ready),
@@ -598,9 +614,9 @@ export function incrementState(
 	recordNonReadyResource(summary, name, state, message, modified, nonReady);
 }
 
-/** The counting half of IncrementState: bumps the state's counter (unknown words count nowhere). */
-export function countState(summary: BundleSummary, state: string): void {
-	if (isFleetState(state)) summary[summaryCounters[state]]++;
+/** The counting half of IncrementState: bumps the state's counter by `by` (unknown words count nowhere). */
+export function countState(summary: BundleSummary, state: string, by = 1): void {
+	if (isFleetState(state)) summary[summaryCounters[state]] += by;
 }
 
 /** The recording half of IncrementState: a named non-Ready entry, while fewer than 10 are recorded. */
@@ -631,6 +647,7 @@ export function addSummaries(left: BundleSummary, right: BundleSummary): void {
 	left.notReady += right.notReady;
 	left.waitApplied += right.waitApplied;
 	left.errApplied += right.errApplied;
+	left.waitingForDependency += right.waitingForDependency;
 	left.outOfSync += right.outOfSync;
 	left.modified += right.modified;
 	left.ready += right.ready;
@@ -663,6 +680,7 @@ const readyMessageStates = [
 	['NotReady', 'notReady'],
 	['WaitApplied', 'waitApplied'],
 	['ErrApplied', 'errApplied'],
+	['WaitingForDependency', 'waitingForDependency'],
 	['Pending', 'pending'],
 	['Modified', 'modified'],
 ] as const;
@@ -759,7 +777,14 @@ export function nonReadyStatusJsonOf(nonReady: NonReadyStatus): Record<string, u
 /** A BundleSummary as the API stores it: zero counters omitted except ready and desiredReady. */
 export function summaryJsonOf(summary: BundleSummary): Record<string, unknown> {
 	const json: Record<string, unknown> = {};
-	for (const key of ['notReady', 'waitApplied', 'errApplied', 'outOfSync', 'modified'] as const) {
+	for (const key of [
+		'notReady',
+		'waitApplied',
+		'errApplied',
+		'waitingForDependency',
+		'outOfSync',
+		'modified',
+	] as const) {
 		if (summary[key] !== 0) json[key] = summary[key];
 	}
 	json.ready = summary.ready;

@@ -26,6 +26,7 @@ import {
 import {
 	addResourceCounts,
 	compareBytewise,
+	countState,
 	deploymentStateOf,
 	emptyResourceCounts,
 	emptySummary,
@@ -593,13 +594,7 @@ function membersInOrder(aggregate: BdAggregate): Member[] {
 export function summaryOf(aggregate: BdAggregate): SummaryInOrder {
 	const counts = aggregate.stateCounts;
 	const summary: BundleSummary = emptySummary();
-	summary.ready = counts[0] ?? 0;
-	summary.notReady = counts[1] ?? 0;
-	summary.pending = counts[2] ?? 0;
-	summary.outOfSync = counts[3] ?? 0;
-	summary.modified = counts[4] ?? 0;
-	summary.waitApplied = counts[5] ?? 0;
-	summary.errApplied = counts[6] ?? 0;
+	fleetStates.forEach((state, rank) => countState(summary, state, counts[rank] ?? 0));
 	summary.desiredReady = aggregate.members.size;
 	let worstRank = -1;
 	counts.forEach((count, rank) => {

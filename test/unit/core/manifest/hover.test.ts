@@ -178,7 +178,7 @@ describe('hoverAt on Fleet fields', () => {
 	it('explains a state word with its rank', () => {
 		const markdown = markdownOf(gitRepo.replace('state: ErrApplied', 'state: ErrApp|lied'));
 		assert.match(markdown, /^\*\*ErrApplied\*\* · Fleet state as a GitRepo shows it/);
-		assert.match(markdown, /Rank 7 of 7/);
+		assert.match(markdown, /Rank 8 of 8/);
 		assertShort(markdown);
 	});
 
