@@ -9,6 +9,7 @@
 // - platform: the HarborCluster "harbor" comes up condition by condition; Flux fetches a new commit, applies it,
 //   fails a HelmRelease upgrade and rolls it back; an ASO StorageAccount finishes provisioning.
 
+import { checkFleetDependencies } from './fleetAgent.ts';
 import { reconcileFleet } from './fleetController.ts';
 import { reconcileKubestellarStatus } from './kubestellarController.ts';
 import { cloneJson, isJsonObject, type Json, type JsonObject } from './patch.ts';
@@ -221,7 +222,13 @@ function fleetTimeline(): readonly ScenarioStep[] {
 		{
 			at: 0,
 			description: 'Fleet roll-ups of the starting state',
-			action: { kind: 'run', run: (store) => void reconcileFleet(store) },
+			action: {
+				kind: 'run',
+				run(store) {
+					checkFleetDependencies(store);
+					reconcileFleet(store);
+				},
+			},
 		},
 		{
 			at: 3000,
@@ -288,8 +295,71 @@ function fleetTimeline(): readonly ScenarioStep[] {
 		bdStep(24_000, 'someone edits frontend-config on staging-1 by hand', [
 			['shop-frontend', 'staging-1', 'Modified'],
 		]),
+		ticketsDbStep(30_000, 'the storage quota on local is raised: tickets-db installs', false),
+		ticketsDbStep(
+			37_000,
+			'tickets-db is ready on local; the agent applies tickets-api, which waited for it',
+			true,
+		),
 	];
 }
+
+const ticketsDb = ref(
+	fleet,
+	'BundleDeployment',
+	'cluster-fleet-local-local-1a3d67d0a899',
+	'tickets-db',
+);
+
+/** tickets-db installs on local (its StatefulSet starting, then ready); the agent re-checks tickets-api's dependsOn. */
+function ticketsDbStep(at: number, description: string, ready: boolean): ScenarioStep {
+	return {
+		at,
+		description,
+		action: {
+			kind: 'run',
+			run(store) {
+				edit(store, ticketsDb, (bd) => {
+					const status = record(bd.status);
+					status.appliedDeploymentID = record(bd.spec).deploymentID ?? '';
+					status.ready = ready;
+					status.nonModified = true;
+					status.conditions = [
+						condition('Installed', 'True'),
+						condition('Deployed', 'True'),
+						condition('Monitored', 'True'),
+						ready
+							? condition('Ready', 'True')
+							: condition('Ready', 'False', statefulSetStarting, 'Error'),
+					];
+					if (ready) delete status.nonReadyStatus;
+					else {
+						status.nonReadyStatus = [
+							{
+								apiVersion: 'apps/v1',
+								kind: 'StatefulSet',
+								name: 'postgres',
+								namespace: 'tickets',
+								summary: { state: 'in-progress', transitioning: true, message: [replicasNotReady] },
+							},
+						];
+					}
+					status.display = {
+						deployed: 'True',
+						monitored: 'True',
+						state: ready ? 'Ready' : 'NotReady',
+					};
+					bd.status = status;
+				});
+				checkFleetDependencies(store);
+				reconcileFleet(store);
+			},
+		},
+	};
+}
+
+const replicasNotReady = 'Ready: 0/1';
+const statefulSetStarting = `statefulset.apps tickets/postgres [progressing] ${replicasNotReady}`;
 
 // KubeStellar ------------------------------------------------------------------------------------------------------
 

@@ -193,6 +193,15 @@ export function reconcileFleet(store: ObjectStore, now: Date = new Date()): numb
 		if (writeStatus(store, kind, object, updatedStatus(statusOf(object), update, stamp))) changed++;
 	};
 
+	// Bundles first: the GitRepo status controller watches Bundles and copies a failing one's Ready condition
+	// (setReadyStatusFromBundle), so what converges is the GitRepo read after its Bundles were written.
+	for (const bundle of store.all(bundleType)) {
+		const own = bdsWhere({
+			'fleet.cattle.io/bundle-name': nameOf(bundle),
+			'fleet.cattle.io/bundle-namespace': namespaceOf(bundle),
+		});
+		write(bundleType, bundle, bundleStatus(own));
+	}
 	// The GitRepo and HelmOp status controllers skip objects being deleted.
 	const bundles = store.all(bundleType);
 	for (const gitRepo of store.all(gitRepoType)) {
@@ -217,13 +226,6 @@ export function reconcileFleet(store: ObjectStore, now: Date = new Date()): numb
 			'fleet.cattle.io/bundle-namespace': namespaceOf(helmOp),
 		});
 		write(helmOpType, helmOp, helmOpStatus(own));
-	}
-	for (const bundle of bundles) {
-		const own = bdsWhere({
-			'fleet.cattle.io/bundle-name': nameOf(bundle),
-			'fleet.cattle.io/bundle-namespace': namespaceOf(bundle),
-		});
-		write(bundleType, bundle, bundleStatus(own));
 	}
 	const exists = (kind: 'GitRepo' | 'HelmOp', namespace: string, name: string): boolean =>
 		store.get(kind === 'GitRepo' ? gitRepoType : helmOpType, namespace, name) !== undefined;

@@ -5,18 +5,27 @@
 // `internal/cmd/controller/status/status.go` (SetFields), `internal/resourcestatus/resourcekey.go` (resources),
 // `internal/cmd/controller/target/status.go` and `reconciler/bundle_status.go` (Bundle),
 // `reconciler/cluster_controller.go`, `reconciler/clustergroup_controller.go`,
-// `gitops/reconciler/status_controller.go` (GitRepo) and `helmops/reconciler/helmop_status.go` (HelmOp).
+// `gitops/reconciler/status_controller.go` (GitRepo) and `helmops/reconciler/helmop_status.go` (HelmOp);
+// the WaitingForDependency state, rank, counter and Deployed reason of rancher/fleet#5549 (Fleet 0.16).
 // Objects are read as plain JSON with Go's zero values for what is missing.
 import { isJsonObject, type Json, type JsonObject } from './patch.ts';
 import type { KubeObject } from './store.ts';
 import { field, list, str } from './jsonFields.ts';
 
 type State =
-	'Ready' | 'NotReady' | 'WaitApplied' | 'ErrApplied' | 'OutOfSync' | 'Pending' | 'Modified';
+	| 'Ready'
+	| 'NotReady'
+	| 'WaitApplied'
+	| 'WaitingForDependency'
+	| 'ErrApplied'
+	| 'OutOfSync'
+	| 'Pending'
+	| 'Modified';
 
 /** fleet.StateRank; the empty state ranks 0. */
 const stateRank: Readonly<Record<string, number>> = {
-	ErrApplied: 7,
+	ErrApplied: 8,
+	WaitingForDependency: 7,
 	WaitApplied: 6,
 	Modified: 5,
 	OutOfSync: 4,
@@ -50,9 +59,11 @@ function conditionOf(object: unknown, type: string): JsonObject | undefined {
 }
 
 /** summary.GetDeploymentState. */
-function deploymentState(bd: KubeObject): State {
+export function deploymentState(bd: KubeObject): State {
 	if (str(bd, 'status', 'appliedDeploymentID') !== str(bd, 'spec', 'deploymentID')) {
-		return conditionOf(bd, 'Deployed')?.status === 'False' ? 'ErrApplied' : 'WaitApplied';
+		const deployed = conditionOf(bd, 'Deployed');
+		if (deployed?.status !== 'False') return 'WaitApplied';
+		return deployed.reason === 'WaitingForDependency' ? 'WaitingForDependency' : 'ErrApplied';
 	}
 	if (field(bd, 'status', 'ready') !== true) return 'NotReady';
 	if (str(bd, 'spec', 'deploymentID') !== str(bd, 'spec', 'stagedDeploymentID')) {
@@ -87,6 +98,7 @@ interface Summary {
 	notReady: number;
 	waitApplied: number;
 	errApplied: number;
+	waitingForDependency: number;
 	outOfSync: number;
 	modified: number;
 	ready: number;
@@ -100,6 +112,7 @@ function emptySummary(): Summary {
 		notReady: 0,
 		waitApplied: 0,
 		errApplied: 0,
+		waitingForDependency: 0,
 		outOfSync: 0,
 		modified: 0,
 		ready: 0,
@@ -116,6 +129,7 @@ const counterOf: Readonly<
 	Pending: 'pending',
 	WaitApplied: 'waitApplied',
 	ErrApplied: 'errApplied',
+	WaitingForDependency: 'waitingForDependency',
 	NotReady: 'notReady',
 	OutOfSync: 'outOfSync',
 	Ready: 'ready',
@@ -238,7 +252,16 @@ function readyUpdate(summary: Summary, referencedKind: string): ReadyUpdate {
 
 function summaryJson(summary: Summary): JsonObject {
 	const out: JsonObject = {};
-	for (const key of ['notReady', 'waitApplied', 'errApplied', 'outOfSync', 'modified'] as const) {
+	// BundleSummary's JSON order; waitingForDependency sits after errApplied (omitempty).
+	const counters = [
+		'notReady',
+		'waitApplied',
+		'errApplied',
+		'waitingForDependency',
+		'outOfSync',
+		'modified',
+	] as const;
+	for (const key of counters) {
 		if (summary[key] !== 0) out[key] = summary[key];
 	}
 	out.ready = summary.ready;

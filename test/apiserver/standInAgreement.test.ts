@@ -93,6 +93,55 @@ describe("the tree agrees with the Fleet stand-in's own implementation", () => {
 		assert.match(disagreements(store).join('\n'), /^shop: /m);
 	});
 
+	it('on the Fleet 0.16 dependency scene: tickets-api waits for tickets-db, then deploys once it is Ready', async () => {
+		const store = await fleetStore();
+		const fleet = demoClusters.find((cluster) => cluster.name === 'fleet-mgmt');
+		assert.ok(fleet);
+		const bdType = store.typeOf('fleet.cattle.io/v1alpha1', 'BundleDeployment');
+		const bundleType = store.typeOf('fleet.cattle.io/v1alpha1', 'Bundle');
+		assert.ok(bdType && bundleType);
+		const localNamespace = 'cluster-fleet-local-local-1a3d67d0a899';
+		const api = () => store.get(bdType, localNamespace, 'tickets-api');
+		const apiBundle = () => store.get(bundleType, 'fleet-local', 'tickets-api');
+		const deployed = () =>
+			(api()?.status as { conditions?: { type: string; message?: string }[] }).conditions?.find(
+				(condition) => condition.type === 'Deployed',
+			);
+		const seen: string[] = [];
+		for (const step of fleet.timeline(new Map([['fleet-mgmt', store]]))) {
+			if (step.action.kind !== 'run') continue;
+			step.action.run(store);
+			const bd = api();
+			assert.ok(bd);
+			seen.push(`${writtenState(bd) ?? ''} / ${writtenState(apiBundle() ?? bd) ?? ''}`);
+			if (step.at === 0) {
+				assert.equal(writtenState(bd), 'WaitingForDependency');
+				assert.equal(
+					deployed()?.message,
+					'waiting for dependent bundle(s) to reach an accepted state: tickets-db (state: ErrApplied, accepted: Ready)',
+				);
+				// The Bundle's Ready message names it the way Fleet 0.16's ReadyMessage does.
+				const ready = (
+					apiBundle()?.status as { conditions?: { type: string; message?: string }[] }
+				).conditions?.find((condition) => condition.type === 'Ready');
+				assert.match(
+					ready?.message ?? '',
+					/^WaitingForDependency\(1\) \[Cluster fleet-local\/local: waiting for/,
+				);
+			}
+			if (step.at === 30_000) {
+				assert.match(deployed()?.message ?? '', /tickets-db \(state: NotReady, accepted: Ready\)$/);
+			}
+			assert.deepEqual(disagreements(store), [], `after "${step.description ?? ''}"`);
+		}
+		assert.equal(writtenState(api() ?? {}), 'Ready', seen.join('\n'));
+		assert.equal(
+			writtenState(apiBundle() ?? {}),
+			undefined,
+			'a Ready Bundle shows no display.state',
+		);
+	});
+
 	it('on BundleDeployments in random states', async () => {
 		const random = mulberry32(19);
 		for (let round = 0; round < 12; round++) {
@@ -107,6 +156,16 @@ describe("the tree agrees with the Fleet stand-in's own implementation", () => {
 				else if (draw < 0.4) {
 					status.appliedDeploymentID = 'an-older-one';
 					status.conditions = [{ type: 'Deployed', status: 'False', message: `failed ${round}` }];
+				} else if (draw < 0.45) {
+					status.appliedDeploymentID = 'an-older-one';
+					status.conditions = [
+						{
+							type: 'Deployed',
+							status: 'False',
+							reason: 'WaitingForDependency',
+							message: `waiting for dependent bundle(s) to reach an accepted state: db${round} (state: NotReady, accepted: Ready)`,
+						},
+					];
 				} else if (draw < 0.5) {
 					status.nonModified = false;
 					status.modifiedStatus = [

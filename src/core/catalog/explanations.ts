@@ -337,7 +337,7 @@ const fleetExplanations: readonly Explanation[] = [
 		term: 'WaitingForDependency',
 		kinds: repoKinds,
 		meaning:
-			'The worst BundleDeployment of this source is WaitingForDependency: on at least one cluster a bundle it depends on is not in an accepted state yet, so the new version waits. Fleet still sets status.display.error, as the message is the Deployed condition\'s.',
+			"The worst BundleDeployment of this source is WaitingForDependency: on at least one cluster a bundle it depends on is not in an accepted state yet, so the new version waits. Fleet still sets status.display.error, as the message is the Deployed condition's.",
 		action: `Find the cluster named in the Ready condition message. ${fleetDependencyAction}`,
 		source: fleetWaitingSource,
 	},

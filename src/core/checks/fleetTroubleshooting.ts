@@ -24,6 +24,10 @@ import {
 } from '../model/object.ts';
 import type { Range } from '../model/range.ts';
 import { fleetCheckRules, type FleetCheckCode } from './fleetCodes.ts';
+import {
+	pendingDependenciesOf,
+	pendingDependencySentence,
+} from '../status/fleetDependencyMessage.ts';
 
 /** One object of an input and where it came from (a file and range, an archive entry, a live context). */
 export interface InputObject<Source> {
@@ -319,6 +323,18 @@ class FleetChecks<Source> {
 	}
 }
 
+/** The dependencies a Deployed condition with reason WaitingForDependency names, in a sentence; else undefined. */
+function dependencyWaitOf(object: unknown): string | undefined {
+	const deployed: unknown = (getArray(object, 'status', 'conditions') ?? []).find(
+		(condition) => getString(condition, 'type') === 'Deployed',
+	);
+	if (getString(deployed, 'reason') !== 'WaitingForDependency') return undefined;
+	const pending = pendingDependenciesOf(getString(deployed, 'message') ?? '');
+	return pending && pending.length > 0
+		? pending.map(pendingDependencySentence).join('; ')
+		: 'a bundle it depends on is not in an accepted state';
+}
+
 function stuckBundleDeployments<S>(checks: FleetChecks<S>, items: readonly Item<S>[]): void {
 	for (const item of items) {
 		const reasons: string[] = [];
@@ -340,10 +356,17 @@ function stuckBundleDeployments<S>(checks: FleetChecks<S>, items: readonly Item<
 			);
 		}
 		if (reasons.length > 0) {
+			// fleet analyze counts a BundleDeployment that Fleet 0.16 holds for its dependsOn as stuck too; the agent is
+			// fine then, and what to look at is the dependency.
+			const waiting = wanted !== applied ? dependencyWaitOf(item.object) : undefined;
 			checks.add(
 				item,
 				'fleet-stuck-bundle-deployments',
-				`Stuck BundleDeployment: ${reasons.join('; ')}. Look at the fleet-agent on its cluster.`,
+				`Stuck BundleDeployment: ${reasons.join('; ')}. ${
+					waiting
+						? `The agent holds it for spec.dependsOn (WaitingForDependency): ${waiting}. Look at that bundle on the same cluster.`
+						: 'Look at the fleet-agent on its cluster.'
+				}`,
 			);
 		}
 	}

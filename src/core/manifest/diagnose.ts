@@ -174,7 +174,8 @@ export const findingRules: Readonly<
 		severity: 'warning',
 	},
 	'status-waiting-for-dependency': {
-		summary: 'Fleet reports WaitingForDependency: a bundle in dependsOn is not in an accepted state.',
+		summary:
+			'Fleet reports WaitingForDependency: a bundle in dependsOn is not in an accepted state.',
 		severity: 'information',
 	},
 	...fleetCheckRules,

@@ -56,8 +56,3 @@ export function pendingDependencySentence(dependency: PendingDependency): string
 	const accepted = dependency.accepted?.length ? dependency.accepted.join(', ') : 'Ready';
 	return `${dependency.name} is ${dependency.state === '' ? 'in no state yet' : dependency.state} (accepted: ${accepted})`;
 }
-
-/** True for the message an agent writes when no BundleDeployment matches a dependsOn entry. */
-export function isMissingDependencyMessage(message: string): boolean {
-	return /list bundledeployments: no bundles matching labels .* in namespace /.test(message);
-}

@@ -395,7 +395,7 @@ function firstCondition(conditions: readonly Condition[], type: string): Conditi
 }
 
 /** The Deployed reason the agent writes when a dependsOn entry is not in an accepted state (Fleet 0.16). */
-export const waitingForDependencyReason = 'WaitingForDependency';
+const waitingForDependencyReason = 'WaitingForDependency';
 
 /**
  * The state of a BundleDeployment (summary.go GetDeploymentState), first hit wins. `deploymentID` stands in for the

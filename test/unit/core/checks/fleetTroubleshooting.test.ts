@@ -176,6 +176,36 @@ describe("Fleet's troubleshooting classes, on upstream's own test cases", () => 
 		assert.match(stuck?.message ?? '', /has not applied spec.deploymentID "s-newcontent:options"/);
 	});
 
+	it('says a stuck BundleDeployment that Fleet 0.16 holds for its dependsOn waits for the dependency, not for the agent', () => {
+		const result = findingsOf(
+			input(
+				bundleDeployment(
+					'api',
+					{ deploymentID: 's-new:options' },
+					{
+						appliedDeploymentID: 's-old:options',
+						conditions: [
+							{
+								type: 'Deployed',
+								status: 'False',
+								reason: 'WaitingForDependency',
+								message:
+									'waiting for dependent bundle(s) to reach an accepted state: db (state: NotReady, accepted: Ready)',
+							},
+						],
+					},
+				),
+			),
+		);
+		const [stuck] = result.findings;
+		assert.equal(stuck?.code, 'fleet-stuck-bundle-deployments');
+		assert.match(
+			stuck?.message ?? '',
+			/holds it for spec\.dependsOn \(WaitingForDependency\): db is NotReady \(accepted: Ready\)\. Look at that bundle/,
+		);
+		assert.doesNotMatch(stuck?.message ?? '', /fleet-agent/);
+	});
+
 	it('names a BundleDeployment whose Content is not there, when the input holds Contents (monitor_test: content issues)', () => {
 		const deployment = bundleDeployment(
 			'test-bd-missing-content',

@@ -1074,3 +1074,79 @@ describe('Fleet example workspace', () => {
 		assert.equal(rollups.size, 100_000 + repos);
 	});
 });
+
+describe('a BundleDeployment held back by spec.dependsOn (Fleet 0.16 WaitingForDependency, and before it)', () => {
+	const held = (reason: string, message: string) => ({
+		apiVersion: 'fleet.cattle.io/v1alpha1',
+		kind: 'BundleDeployment',
+		metadata: {
+			name: 'api',
+			namespace: 'cluster-fleet-local-local-1a3d67d0a899',
+			labels: {
+				'fleet.cattle.io/bundle-name': 'api',
+				'fleet.cattle.io/bundle-namespace': 'fleet-local',
+				'fleet.cattle.io/cluster': 'local',
+				'fleet.cattle.io/cluster-namespace': 'fleet-local',
+			},
+		},
+		spec: { deploymentID: 's-2', stagedDeploymentID: 's-2', dependsOn: [{ name: 'db' }] },
+		status: {
+			appliedDeploymentID: 's-1',
+			conditions: [{ type: 'Deployed', status: 'False', reason, message }],
+		},
+	});
+
+	it('reads Fleet 0.16 words as WaitingForDependency, progressing, with each dependency and its state', () => {
+		const status = computeFleetStatus(
+			held(
+				'WaitingForDependency',
+				'waiting for dependent bundle(s) to reach an accepted state: db (state: NotReady, accepted: Ready); cache (state: Modified, accepted: Ready, NotReady)',
+			),
+		);
+		assert.equal(status.state, 'WaitingForDependency');
+		assert.equal(status.tone, 'progressing');
+		assert.match(
+			status.reasons.join('\n'),
+			/Waits for spec\.dependsOn: db is NotReady \(accepted: Ready\); cache is Modified \(accepted: Ready, NotReady\)\./,
+		);
+	});
+
+	it("keeps an older Fleet's ErrApplied, naming the dependency it waits for", () => {
+		const status = computeFleetStatus(
+			held('Error', 'dependent bundle(s) are not ready: [db cache]'),
+		);
+		assert.equal(status.state, 'ErrApplied');
+		assert.equal(status.tone, 'error');
+		assert.match(
+			status.reasons.join('\n'),
+			/Held back by spec\.dependsOn: db is not ready; cache is not ready\. .*WaitingForDependency/,
+		);
+	});
+
+	it('ranks it above WaitApplied and below ErrApplied in a parent, and counts it in the summary and the Ready message', () => {
+		const bds = [
+			held(
+				'WaitingForDependency',
+				'waiting for dependent bundle(s) to reach an accepted state: db (state: ErrApplied, accepted: Ready)',
+			),
+		];
+		const bundle = {
+			apiVersion: 'fleet.cattle.io/v1alpha1',
+			kind: 'Bundle',
+			metadata: { name: 'api', namespace: 'fleet-local' },
+			spec: { dependsOn: [{ name: 'db' }] },
+		};
+		const rollups = computeFleetRollups([bundle, ...bds]);
+		const computed = rollups.get(bundle) as {
+			display?: { state?: string };
+			summary?: Record<string, unknown>;
+			readyCondition?: { message?: string };
+		};
+		assert.equal(computed.display?.state, 'WaitingForDependency');
+		assert.equal(computed.summary?.waitingForDependency, 1);
+		assert.match(
+			computed.readyCondition?.message ?? '',
+			/^WaitingForDependency\(1\) \[Cluster fleet-local\/local: waiting for dependent bundle\(s\)/,
+		);
+	});
+});
