@@ -1,7 +1,8 @@
 // What the entries of a `fleet dump` archive hold, read without I/O. The format is rancher/fleet's
 // internal/cmd/cli/dump/dump.go: a gzipped tar of regular files, one per object, named
 // `<resource>_<namespace>_<name>` (the object as YAML), `contents_<name>`, `secrets_<namespace>_<name>`,
-// `events_<namespace>` (one JSON Event per line) and `metrics_<namespace>_<service>` (Prometheus text). Entry names are
+// `events_<namespace>` (one JSON Event per line) and `metrics_<namespace>_<service>` (Prometheus text; `metrics_<service>`
+// before rancher/fleet#5188, Fleet 0.16). Entry names are
 // data: they are matched against these shapes and never used as paths.
 import {
 	readKubeEvent,
@@ -70,6 +71,11 @@ export function classifyDumpEntry(entryName: string): DumpEntryName {
 	}
 	if (prefix === 'contents' && parts.length === 2 && isNamePart(first)) {
 		return { kind: 'content', name: first };
+	}
+	// Fleet before 0.16 named metrics `metrics_<service>` (services of cattle-fleet-system only); rancher/fleet#5188
+	// added the namespace.
+	if (prefix === 'metrics' && parts.length === 2 && isNamePart(first)) {
+		return { kind: 'metrics', namespace: 'cattle-fleet-system', service: first };
 	}
 	if (parts.length !== 3 || !isNamePart(second)) return { kind: 'other' };
 	// Cluster-scoped objects would be written with an empty namespace.

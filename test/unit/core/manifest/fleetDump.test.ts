@@ -36,6 +36,12 @@ describe('fleet dump entry names', () => {
 			namespace: 'cattle-fleet-system',
 			service: 'monitoring-fleet-controller',
 		});
+		// Fleet before 0.16 (rancher/fleet#5188 added the namespace): only cattle-fleet-system's services.
+		assert.deepEqual(classifyDumpEntry('metrics_monitoring-gitjob'), {
+			kind: 'metrics',
+			namespace: 'cattle-fleet-system',
+			service: 'monitoring-gitjob',
+		});
 		assert.equal(classifyDumpEntry('helmops_fleet-default_app.v2').kind, 'object');
 	});
 
