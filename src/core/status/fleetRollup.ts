@@ -564,7 +564,7 @@ export function fleetStatusFrozen(kind: string, object: unknown): boolean {
 
 /**
  * The status the GitRepo status controller writes: StatusBase from the repo's BDs; display.state "GitUpdating" while
- * status.gitJobStatus is not "Current" (a release that writes no gitJobStatus never forces it); and the first (by UID) Bundle of the repo whose Ready is False replaces the
+ * status.gitJobStatus is not "Current" (absent included); and the first (by UID) Bundle of the repo whose Ready is False replaces the
  * Ready condition, which surfaces rendering errors that leave no BDs (setReadyStatusFromBundle).
  */
 export function gitRepoStatusOf(
@@ -583,11 +583,15 @@ export function gitRepoStatusFrom(
 	bundles: readonly unknown[],
 	bundlesKnown: boolean,
 ): GitRepoComputed {
+	// status_controller.go (every release since 0.12): `if gitrepo.Status.GitJobStatus != "Current"`, so a status
+	// with neither the field ("" in Go) nor a display is GitUpdating too: no git job has finished for it yet. A
+	// display written without gitJobStatus comes from a controller that does not write the field; it is recomputed.
 	const gitJobStatus = getString(gitRepo, 'status', 'gitJobStatus');
-	const display =
-		gitJobStatus === undefined || gitJobStatus === 'Current'
-			? base.display
-			: { ...base.display, state: 'GitUpdating' };
+	const forced =
+		gitJobStatus === undefined
+			? getPath(gitRepo, 'status', 'display') === undefined
+			: gitJobStatus !== 'Current';
+	const display = forced ? { ...base.display, state: 'GitUpdating' } : base.display;
 	let readyCondition = base.readyCondition;
 	const failing = stableSorted(bundles, (bundle) => getString(bundle, 'metadata', 'uid') ?? '')
 		.map((bundle) =>

@@ -681,6 +681,11 @@ describe('Fleet roll-ups (computeFleetRollups)', () => {
 		const updating = computeFleetRollups([running, ...objects.slice(1)]).get(running);
 		assert.ok(updating?.kind === 'GitRepo');
 		assert.equal(updating.display.state, 'GitUpdating');
+		// Neither gitJobStatus nor a display: Go reads "" != "Current", so the controller writes GitUpdating.
+		const unjobbed = { ...repo, status: { observedGeneration: 1 } };
+		const fresh = computeFleetRollups([unjobbed, ...objects.slice(1)]).get(unjobbed);
+		assert.ok(fresh?.kind === 'GitRepo');
+		assert.equal(fresh.display.state, 'GitUpdating');
 	});
 
 	it('names the failing cluster in the Bundle Ready message and notes what the BDs cannot tell', () => {
