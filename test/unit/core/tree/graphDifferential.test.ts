@@ -282,11 +282,15 @@ function fleetRowMismatchOf(graph: ResourceGraph): string | undefined {
 				if (result) {
 					const counts = fleetCountsOf(objectKind, object, result.computed);
 					const word = stateWordOf(result, origin === 'live');
-					// A row in a category is labelled by its name: its namespace ends the description.
+					// A row in a category is labelled by its name, and one under an object of another system in another
+					// namespace (a GitRepo a BindingPolicy selects) by its kind and name: its namespace ends the description.
+					const parent = node.parentId !== undefined ? graph.node(node.parentId) : undefined;
+					const underOtherSystem =
+						parent?.kind === 'object' &&
+						parent.contextFlags.system !== 'fleet' &&
+						parent.ref?.namespace !== node.ref?.namespace;
 					const namespace =
-						node.parentId !== undefined &&
-						graph.node(node.parentId)?.kind === 'category' &&
-						node.ref?.namespace
+						(parent?.kind === 'category' || underOtherSystem) && node.ref?.namespace
 							? node.ref.namespace
 							: undefined;
 					const own = truncate(counts ? `${word} · ${counts}` : word, rowTextLimit);
