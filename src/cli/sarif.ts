@@ -63,7 +63,7 @@ const upstreamReferences: readonly {
 		uri: 'https://github.com/kubernetes-sigs/cli-utils/tree/master/pkg/kstatus',
 	},
 	{
-		codes: /^status-(err-applied|modified|out-of-sync|wait-applied)$/,
+		codes: /^status-(err-applied|modified|out-of-sync|wait-applied|waiting-for-dependency)$/,
 		title: 'Fleet status fields',
 		uri: 'https://fleet.rancher.io/ref-status-fields',
 	},
