@@ -168,6 +168,23 @@ function recordGitJobCreated(store: ObjectStore, gitRepo: KubeObject, now: Date)
 }
 
 /**
+ * The status controller returns before any roll-up when AuthorizeAndAssignDefaults fails (status_controller.go); the
+ * demo has no Policy evaluation of its own, so a GitRepo whose Accepted condition carries a Policy's refusal
+ * (gitops/reconciler/restrictions.go words) stands for that.
+ */
+function rejectedByPolicy(gitRepo: KubeObject): boolean {
+	const conditions = isJsonObject(gitRepo.status) ? gitRepo.status.conditions : undefined;
+	return (Array.isArray(conditions) ? conditions : []).some(
+		(condition) =>
+			isJsonObject(condition) &&
+			condition.type === 'Accepted' &&
+			condition.status === 'False' &&
+			typeof condition.message === 'string' &&
+			/^(disallowed |serviceAccount is required by Policy)/.test(condition.message),
+	);
+}
+
+/**
  * Recomputes and writes every Fleet parent status from the BundleDeployments in the store; returns how many
  * objects changed. Does nothing when the store does not hold Fleet's kinds.
  */
@@ -205,7 +222,7 @@ export function reconcileFleet(store: ObjectStore, now: Date = new Date()): numb
 	// The GitRepo and HelmOp status controllers skip objects being deleted.
 	const bundles = store.all(bundleType);
 	for (const gitRepo of store.all(gitRepoType)) {
-		if (deleting(gitRepo)) continue;
+		if (deleting(gitRepo) || rejectedByPolicy(gitRepo)) continue;
 		const name = nameOf(gitRepo);
 		const namespace = namespaceOf(gitRepo);
 		const own = bdsWhere({

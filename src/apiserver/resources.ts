@@ -108,6 +108,8 @@ export const resourceTypes: readonly ResourceType[] = [
 	),
 	row('fleet.cattle.io/v1alpha1', 'Cluster', 'clusters', true, true, [], ['fleet']),
 	row('fleet.cattle.io/v1alpha1', 'ClusterGroup', 'clustergroups', true, true, [], ['fleet']),
+	// rancher/fleet#5152: no status subresource (a Policy keeps none), no short name, no category.
+	row('fleet.cattle.io/v1alpha1', 'Policy', 'policies', true, false),
 	// KubeStellar (config/crds): BindingPolicy and Binding are cluster-scoped; WorkStatus lives in the WEC's
 	// namespace of the ITS.
 	row('control.kubestellar.io/v1alpha1', 'BindingPolicy', 'bindingpolicies', false, true, ['bp']),

@@ -241,6 +241,18 @@ const fleetExplanations: readonly Explanation[] = [
 	{
 		system: 'fleet',
 		category: 'state',
+		term: 'Active',
+		kinds: ['Policy'],
+		meaning:
+			'A Fleet Policy keeps no status: it restricts the GitRepos, HelmOps and Bundles of its namespace (service accounts, repositories, secrets, charts) from the moment it exists, joined with the other Policies there. A GitRepo or HelmOp it rejects gets Accepted False, a Bundle Ready False, each with a PolicyViolation Warning Event.',
+		action:
+			'To see what it refused, look for objects of this namespace whose Accepted (GitRepo, HelmOp) or Ready (Bundle) condition names a disallowed value; kubectl get events --field-selector reason=PolicyViolation -n <namespace>.',
+		source:
+			'rancher/fleet policy_types.go, gitops and helmops restrictions.go, bundle_policy.go (#5152)',
+	},
+	{
+		system: 'fleet',
+		category: 'state',
 		term: 'WaitingForDependency',
 		kinds: clusterKinds,
 		meaning:

@@ -11,6 +11,7 @@ import {
 import { readConditions } from '../model/condition.ts';
 import { getString } from '../model/object.ts';
 import { noHealthSentence } from '../status/argocdHealth.ts';
+import { refusingPolicyLines, rejectionOfObject } from '../status/fleetPolicy.ts';
 import { toneRank } from '../status/result.ts';
 import type { ResourceGraph } from '../tree/model.ts';
 import type { TreeNode } from '../tree/treeNode.ts';
@@ -362,6 +363,22 @@ export function explainNodeMarkdown(
 		if (cause?.end.kind === 'missing' || cause?.end.kind === 'cycle') {
 			lines.push(`${links.length + 1}. **${field(cause.end.words)}**.`, '');
 		}
+	}
+	const startObject = start.objectKey ? graph.objectOf(start.rootId, start.objectKey) : undefined;
+	const rejection =
+		start.contextFlags.system === 'fleet' ? rejectionOfObject(startObject) : undefined;
+	if (rejection) {
+		const namespace = getString(startObject, 'metadata', 'namespace') ?? '';
+		const policies = refusingPolicyLines(graph.objectsOf(start.rootId), namespace, rejection);
+		lines.push('## The Policy that refused it', '');
+		for (const line of policies.slice(0, 10)) lines.push(`- ${field(line)}`);
+		if (policies.length > 10) lines.push(`- and ${policies.length - 10} more`);
+		if (policies.length === 0) {
+			lines.push(
+				`- No Policy of namespace ${field(namespace)} that sets ${field(rejection.rule)} is in this input${rejection.alsoGitRepoRestriction ? ' (a GitRepoRestriction may set the same rule)' : ''}; kubectl get policies -n ${field(namespace)} lists them.`,
+			);
+		}
+		lines.push('');
 	}
 	if (start.disagreement) {
 		lines.push('## The controller and the children disagree', '', field(start.disagreement), '');

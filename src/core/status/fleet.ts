@@ -10,6 +10,8 @@ import {
 } from '../model/condition.ts';
 import { getPath, getString, groupOf, isRecord } from '../model/object.ts';
 import { pendingDependenciesOf, pendingDependencySentence } from './fleetDependencyMessage.ts';
+import { helmCredentialsAdvice } from './fleetHelmCredentials.ts';
+import { policyRejectionSentence, policyRulesOf, rejectionOfObject } from './fleetPolicy.ts';
 import type { SystemVerdict, Tone } from './result.ts';
 import { worseTone } from './result.ts';
 import {
@@ -584,6 +586,20 @@ function parentVerdict(
 	}
 
 	reasons.push(...countReasons(object, kind));
+	// The Policy's own name is not in the error (a namespace's Policies are aggregated); Explain names the ones that
+	// set the rule.
+	if (kind === 'GitRepo') {
+		const messages = conditions.map((condition) => condition.message ?? '');
+		const displayed = getString(object, 'status', 'display', 'message');
+		const advice = helmCredentialsAdvice(object, displayed ? [...messages, displayed] : messages);
+		if (advice) reasons.push(advice);
+	}
+	const rejection = rejectionOfObject(object);
+	if (rejection) {
+		reasons.push(
+			policyRejectionSentence(rejection, getString(object, 'metadata', 'namespace') ?? ''),
+		);
+	}
 	if (readyFalseMessage) reasons.push(`Ready is False: ${readyFalseMessage}`);
 	const displayMessage = getString(object, 'status', 'display', 'message') ?? '';
 	if (displayMessage && displayMessage !== readyFalseMessage) {
@@ -614,6 +630,27 @@ function parentVerdict(
 		progressMessage ||
 		(state === 'Ready' ? readyLine(object, kind) : (allReasons[0] ?? state));
 	return verdict(state, tone, message, allReasons, observed);
+}
+
+/**
+ * A Policy keeps no status: it is in force once it exists (the controllers read it on every reconcile). The row says
+ * what it enforces.
+ */
+function policyVerdict(object: unknown): SystemVerdict {
+	const rules = policyRulesOf(object);
+	const message =
+		rules.length > 0 ? `Enforces: ${rules.join('; ')}` : 'Enforces nothing: every field is empty';
+	return verdict(
+		'Active',
+		'ok',
+		message,
+		[
+			'A Fleet Policy has no status: it applies to the GitRepos, HelmOps and Bundles of its namespace from the moment it exists, together with the other Policies there (their allow-lists are joined).',
+			...rules.map((rule) => `Rule: ${rule}.`),
+		],
+		// Nothing will ever be written: the object itself is all there is to observe.
+		true,
+	);
 }
 
 /** Fleet kinds without bundle roll-ups (Content, GitRepoRestriction, ImageScan, ...): read Ready/Stalled/Reconciling. */
@@ -697,6 +734,8 @@ export function computeFleetStatus(
 		case 'Cluster':
 		case 'ClusterGroup':
 			return parentVerdict(object, kind, observed, conditionList.conditions);
+		case 'Policy':
+			return policyVerdict(object);
 		default:
 			return otherKindVerdict(kind, observed, conditionList.conditions);
 	}

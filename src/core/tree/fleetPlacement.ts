@@ -31,6 +31,7 @@ const fleetCategories: Readonly<
 	Cluster: { label: 'Clusters', order: 2 },
 	ClusterGroup: { label: 'ClusterGroups', order: 3 },
 	Bundle: { label: 'Bundles', order: 4 },
+	Policy: { label: 'Policies', order: 5 },
 };
 
 /** Where a Fleet object belongs: its category, its owner, or (a BundleDeployment) its Bundle and its Cluster. */
@@ -41,6 +42,7 @@ export function fleetParents(work: Work, entry: Entry, parents: Vertex[]): void 
 		case 'GitRepo':
 		case 'HelmOp':
 		case 'ClusterGroup':
+		case 'Policy':
 			if (category) {
 				parents.push(categoryVertex(root, 'fleet', entry.kind, category.label, category.order));
 			}
