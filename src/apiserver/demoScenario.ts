@@ -841,6 +841,7 @@ export const demoClusters: readonly DemoCluster[] = [
 			'source.toolkit.fluxcd.io',
 			'kustomize.toolkit.fluxcd.io',
 			'helm.toolkit.fluxcd.io',
+			'fluxcd.controlplane.io',
 			'resources.azure.com',
 			'storage.azure.com',
 			'cache.azure.com',

@@ -7,6 +7,8 @@
 // - fluxcd/source-controller 39b711b111fa906c3db0a424e252a5d12e48646d, fluxcd/kustomize-controller
 //   186fb3b29138ce82ff61ba1a9370b96a3dd598fe, fluxcd/helm-controller 0f61a8607a62be64638f2f912d9487e653960a6e:
 //   `config/crd/bases/*.yaml`, the storage versions
+// - controlplaneio-fluxcd/flux-operator 17c6aeaddd8dacd5fbd4dd9e1bfe23a0a59df1fb
+//   `config/crd/bases/fluxcd.controlplane.io_{fluxinstances,fluxreports,resourcesets,resourcesetinputproviders}.yaml`
 // - kubestellar/kubestellar 1c28a8a1e3aebc918537b698149448152a968063 `config/crd/bases/control.kubestellar.io_*.yaml`
 // - goharbor/harbor-operator b369ee6a0e39c9979993328e97b6aed6c61dd7dd `apis/goharbor.io/v1beta1/harborcluster_types.go`
 // - open-cluster-management's ManagedCluster CRD (`0000_00_clusters.open-cluster-management.io_managedclusters.crd.yaml`)
@@ -182,6 +184,21 @@ const declaredColumns: ReadonlyMap<string, readonly PrinterColumn[]> = new Map([
 	],
 	['kustomize.toolkit.fluxcd.io/Kustomization', [age, ...fluxReadyAndStatus]],
 	['helm.toolkit.fluxcd.io/HelmRelease', [age, ...fluxReadyAndStatus]],
+	[
+		'fluxcd.controlplane.io/FluxInstance',
+		[age, ...fluxReadyAndStatus, string('Revision', '.status.lastAttemptedRevision')],
+	],
+	[
+		'fluxcd.controlplane.io/FluxReport',
+		[
+			string('Entitlement', '.spec.distribution.entitlement', { priority: 10 }),
+			age,
+			...fluxReadyAndStatus,
+			string('LastUpdated', '.status.conditions[?(@.type=="Ready")].lastTransitionTime'),
+		],
+	],
+	['fluxcd.controlplane.io/ResourceSet', [age, ...fluxReadyAndStatus]],
+	['fluxcd.controlplane.io/ResourceSetInputProvider', [age, ...fluxReadyAndStatus]],
 	[
 		'azure.microsoft.com/StorageAccount',
 		[string('Provisioned', '.status.provisioned'), string('Message', '.status.message')],

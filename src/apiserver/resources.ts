@@ -136,6 +136,35 @@ export const resourceTypes: readonly ResourceType[] = [
 	row('source.toolkit.fluxcd.io/v1', 'Bucket', 'buckets', true, true),
 	row('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'kustomizations', true, true, ['ks']),
 	row('helm.toolkit.fluxcd.io/v2', 'HelmRelease', 'helmreleases', true, true, ['hr']),
+	// The Flux Operator (controlplaneio-fluxcd/flux-operator config/crd/bases): short names and categories as declared.
+	row(
+		'fluxcd.controlplane.io/v1',
+		'FluxInstance',
+		'fluxinstances',
+		true,
+		true,
+		[],
+		['fluxcd', 'fluxcd-appliers'],
+	),
+	row('fluxcd.controlplane.io/v1', 'FluxReport', 'fluxreports', true, true, [], ['fluxcd']),
+	row(
+		'fluxcd.controlplane.io/v1',
+		'ResourceSet',
+		'resourcesets',
+		true,
+		true,
+		['rset'],
+		['all', 'fluxcd', 'fluxcd-appliers'],
+	),
+	row(
+		'fluxcd.controlplane.io/v1',
+		'ResourceSetInputProvider',
+		'resourcesetinputproviders',
+		true,
+		true,
+		['rsip'],
+		['all', 'fluxcd', 'fluxcd-sources'],
+	),
 	// Azure Service Operator v2: one group per Azure service, versions named after the Azure API version.
 	row(
 		'resources.azure.com/v1api20200601',

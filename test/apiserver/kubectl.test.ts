@@ -70,7 +70,7 @@ describe('kubectl against the local API server', { skip }, () => {
 		folder = await mkdtemp(join(tmpdir(), 'ksl-kubectl-'));
 		// kubectl caches discovery under $HOME/.kube/cache; a fresh HOME keeps runs apart.
 		env = { PATH: process.env.PATH ?? '', HOME: folder };
-		server = await startApiServer({ namespaces: ['fleet-default'] });
+		server = await startApiServer({ namespaces: ['fleet-default', 'flux-system'] });
 		const read = await readObjects([
 			join(demoExamplesFolder, '..', 'workspace', 'fleet', 'dump.yaml'),
 			join(demoExamplesFolder, 'kubestellar-its'),
@@ -126,6 +126,32 @@ describe('kubectl against the local API server', { skip }, () => {
 		assert.match(ks, /^apps\s+\d+s\s+False\s+Source artifact not found, retrying in 30s$/m);
 		// WorkStatus's CRD declares no columns: the server's default AGE.
 		assert.match(await ok(['get', 'ws', '-n', 'cluster1']), /^NAME\s+AGE$/m);
+	});
+
+	it("kubectl get fluxreports, fluxinstances and rset: the Flux Operator CRDs' columns", async () => {
+		const read = await readObjects([join(demoExamplesFolder, 'platform', 'flux-operator.yaml')]);
+		assert.deepEqual(loadObjects(server.store, read.objects).problems, []);
+		const reports = await ok(['get', 'fluxreports', '-n', 'flux-system']);
+		// Entitlement has priority 10: only with -o wide.
+		assert.match(reports, /^NAME\s+AGE\s+READY\s+STATUS\s+LASTUPDATED$/m);
+		assert.match(
+			reports,
+			/^flux\s+\S+\s+True\s+Reporting finished in 62ms\s+2025-11-20T09:00:00Z$/m,
+		);
+		const wide = await ok(['get', 'fluxreports', '-n', 'flux-system', '-o', 'wide']);
+		assert.match(wide, /^NAME\s+ENTITLEMENT\s+AGE\s+READY\s+STATUS\s+LASTUPDATED$/m);
+		assert.match(wide, /^flux\s+Unlicensed\s/m);
+		const instances = await ok(['get', 'fluxinstances', '-n', 'flux-system']);
+		assert.match(instances, /^NAME\s+AGE\s+READY\s+STATUS\s+REVISION$/m);
+		assert.match(
+			instances,
+			/^flux\s+\S+\s+True\s+Reconciliation finished in 8s\s+v2\.7\.3@sha256:8f2c/m,
+		);
+		// rset is the short name the ResourceSet CRD declares.
+		assert.match(
+			await ok(['get', 'rset', '-n', 'flux-system']),
+			/^preview-envs\s+\S+\s+True\s+Reconciliation finished in 1s$/m,
+		);
 	});
 
 	it('kubectl get events: the Event columns, for an Event of the events.k8s.io recorder too', async () => {

@@ -30,6 +30,15 @@ const fleetSources = new Set(['GitRepo', 'HelmOp']);
 
 const unreconcilableFluxKinds = new Set(['Alert', 'Provider']);
 
+// The Flux Operator's kinds have no spec.suspend: they stop with the annotation fluxcd.controlplane.io/reconcile:
+// disabled, which `flux-operator suspend` sets. Setting spec.suspend would be refused or ignored.
+const fluxOperatorKinds = new Set([
+	'FluxInstance',
+	'FluxReport',
+	'ResourceSet',
+	'ResourceSetInputProvider',
+]);
+
 const isLive = (flags: ContextFlags, system: 'flux' | 'fleet'): boolean =>
 	flags.origin === 'live' && flags.system === system;
 
@@ -52,13 +61,18 @@ export const liveActions: Readonly<Record<LiveActionId, LiveAction>> = {
 		id: 'flux.suspend',
 		verb: 'Suspend',
 		effect: 'Sets spec.suspend: true: Flux stops reconciling the object until it is resumed.',
-		appliesTo: (flags) => isLive(flags, 'flux') && !flags.oci && !flags.suspended,
+		appliesTo: (flags) =>
+			isLive(flags, 'flux') &&
+			!flags.oci &&
+			!flags.suspended &&
+			!fluxOperatorKinds.has(flags.objectKind),
 	},
 	'flux.resume': {
 		id: 'flux.resume',
 		verb: 'Resume',
 		effect: 'Sets spec.suspend: false: Flux reconciles the object again.',
-		appliesTo: (flags) => isLive(flags, 'flux') && flags.suspended,
+		appliesTo: (flags) =>
+			isLive(flags, 'flux') && flags.suspended && !fluxOperatorKinds.has(flags.objectKind),
 	},
 	'fleet.forceUpdate': {
 		id: 'fleet.forceUpdate',

@@ -1290,6 +1290,139 @@ const fluxExplanations: readonly Explanation[] = [
 	{
 		system: 'flux',
 		category: 'reason',
+		term: 'ReconciliationSucceeded',
+		meaning: 'Ready is True: the last reconcile applied everything and the health checks passed.',
+		action: '',
+		source:
+			'fluxcd/kustomize-controller internal/controller (kustomization_controller.go), fluxcd/pkg apis/meta',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'ReconciliationFailed',
+		meaning:
+			'Ready is False: the last reconcile failed (an apply, a build or a health check error); the controller retries on its interval.',
+		action:
+			'Read the Ready message for the failing object or error; Explain follows a dependency or source it waits for.',
+		source:
+			'fluxcd/kustomize-controller internal/controller (kustomization_controller.go), fluxcd/pkg apis/meta',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'BuildFailed',
+		meaning:
+			'Ready is False (and Stalled True for a terminal error): the manifests could not be built, e.g. a kustomize or template error.',
+		action:
+			'Fix the source (kustomization.yaml, the template or its inputs); the controller retries when the source or spec changes.',
+		source:
+			'fluxcd/kustomize-controller internal/controller (kustomization_controller.go), fluxcd/pkg apis/meta',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'HealthCheckFailed',
+		meaning:
+			'Ready or Healthy is False: an applied object did not become ready within spec.timeout.',
+		action:
+			'Read which object the message names and inspect it on the cluster (kubectl describe); a custom resource is rated by spec.healthCheckExprs when its kind has an entry.',
+		source:
+			'fluxcd/kustomize-controller internal/controller (kustomization_controller.go), fluxcd/pkg apis/meta',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'DependencyNotReady',
+		meaning:
+			'Ready is False: an object in spec.dependsOn is not Ready yet (or its readyExpr is false); the controller waits and retries.',
+		action: 'Explain the object: the chain names the dependency and why it is not ready.',
+		source:
+			'fluxcd/kustomize-controller internal/controller (kustomization_controller.go), fluxcd/pkg apis/meta',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'InvalidCELExpression',
+		meaning:
+			'Ready is False and Stalled True: a CEL expression (spec.healthCheckExprs, dependsOn readyExpr) does not parse; the controller stops until the spec changes.',
+		action: 'Fix the expression the message quotes; the diagnostic on the manifest points at it.',
+		source:
+			'fluxcd/kustomize-controller internal/controller (kustomization_controller.go), fluxcd/pkg apis/meta (healthCheckExprs, RFC 0009)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'ReconciliationDisabled',
+		meaning:
+			'Flux Operator: Ready is True with this reason when the annotation fluxcd.controlplane.io/reconcile: disabled is set: the operator does not reconcile the object.',
+		action:
+			'Remove the annotation (or set it to enabled) to resume; flux-operator resume does the same.',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'HealthCheckCanceled',
+		meaning:
+			'Flux Operator: Ready is False: the health checks of a FluxInstance were cancelled, usually by a newer reconcile.',
+		action: 'Nothing, unless it repeats: then look at what keeps changing the FluxInstance.',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'InvalidSchedule',
+		meaning:
+			'Flux Operator: Ready is False and Stalled True: a ResourceSetInputProvider schedule (cron) does not parse.',
+		action: 'Fix spec.schedule.',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'SkippedDueToSchedule',
+		meaning:
+			'Flux Operator: Ready is True: the ResourceSetInputProvider skipped this reconcile because its schedule window is closed.',
+		action: '',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'InvalidDefaultValues',
+		meaning:
+			'Flux Operator: Ready is False and Stalled True: spec.defaultValues of a ResourceSetInputProvider cannot be used.',
+		action: 'Fix spec.defaultValues.',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'InvalidExportedInputs',
+		meaning:
+			'Flux Operator: Ready is False and Stalled True: the inputs a ResourceSetInputProvider exported are invalid.',
+		action: 'Read the message; fix the filter of the provider or the source it reads.',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
+		term: 'InvalidSpec',
+		meaning:
+			'Flux Operator: Ready is False and Stalled True: the ResourceSetInputProvider spec is invalid for its type.',
+		action: 'Fix the field the message names.',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'reason',
 		term: 'Progressing',
 		meaning: 'Reconciling is True on a normal pass.',
 		action: '',

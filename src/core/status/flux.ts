@@ -6,6 +6,7 @@ import {
 } from '../model/condition.ts';
 import { getInt64 } from '../model/int64.ts';
 import { getBool, getPath, getString, groupOf, isRecord } from '../model/object.ts';
+import { fluxReportSummaryOf } from './fluxReport.ts';
 import type { SystemVerdict, Tone } from './result.ts';
 
 /** Flux's states as the badge names them. */
@@ -20,9 +21,25 @@ const fluxTones: Readonly<Record<FluxState, Tone>> = {
 	Unknown: 'unknown',
 };
 
-/** True for the Flux toolkit API groups (source, kustomize, helm, notification, image). */
+/** The Flux Operator's API group (controlplaneio-fluxcd/flux-operator: FluxInstance, FluxReport, ResourceSet, ...). */
+const fluxOperatorGroup = 'fluxcd.controlplane.io';
+
+/** True for the Flux toolkit API groups (source, kustomize, helm, notification, image) and the Flux Operator's. */
 export function isFluxGroup(group: string): boolean {
-	return group.endsWith('.toolkit.fluxcd.io');
+	return group.endsWith('.toolkit.fluxcd.io') || group === fluxOperatorGroup;
+}
+
+/**
+ * The Flux Operator stops reconciling an object with this annotation set to "disabled" (it has no spec.suspend); its
+ * Ready then reads True with reason ReconciliationDisabled ("Initialized with reconciliation suspended").
+ */
+const operatorReconcileAnnotation = 'fluxcd.controlplane.io/reconcile';
+
+function isOperatorDisabled(object: unknown): boolean {
+	return (
+		groupOf(getString(object, 'apiVersion') ?? '') === fluxOperatorGroup &&
+		getString(object, 'metadata', 'annotations', operatorReconcileAnnotation) === 'disabled'
+	);
 }
 
 /**
@@ -44,6 +61,34 @@ function staticNotificationKindOf(object: unknown): 'Alert' | 'Provider' | undef
 	return getString(object, 'apiVersion') === 'notification.toolkit.fluxcd.io/v1beta3'
 		? kind
 		: undefined;
+}
+
+function isFluxReport(object: unknown): boolean {
+	return (
+		getString(object, 'kind') === 'FluxReport' &&
+		groupOf(getString(object, 'apiVersion') ?? '') === fluxOperatorGroup
+	);
+}
+
+/**
+ * A FluxReport's Ready only says the operator's report ran; the installation it describes is in its spec. The state
+ * stays the operator's word, and the tone and message say what the report found wrong.
+ */
+function fluxReportVerdict(
+	object: unknown,
+	ready: Condition,
+	typeProblems: readonly string[],
+): SystemVerdict {
+	const report = fluxReportSummaryOf(object);
+	const reasons = [
+		...report.problems.map((problem) => `The report says: ${problem}.`),
+		...report.lines,
+		describe(ready),
+		...typeProblems,
+	];
+	const message = report.headline || ready.message || 'Ready';
+	const base = verdict('Ready', message, reasons, true);
+	return report.problems.length > 0 ? { ...base, tone: 'warning' } : base;
 }
 
 function verdict(
@@ -109,8 +154,11 @@ export function computeFluxStatus(
 		);
 	}
 	const suspendValue = getPath(object, 'spec', 'suspend');
-	if (!oci && getBool(object, 'spec', 'suspend') === true) {
-		const suspendedReason = 'spec.suspend is true: the controller does not reconcile this object.';
+	const operatorDisabled = isOperatorDisabled(object);
+	if ((!oci && getBool(object, 'spec', 'suspend') === true) || operatorDisabled) {
+		const suspendedReason = operatorDisabled
+			? `The annotation ${operatorReconcileAnnotation}: disabled is set: the Flux Operator does not reconcile this object.`
+			: 'spec.suspend is true: the controller does not reconcile this object.';
 		// Suspending keeps the last outcome: `flux get` shows SUSPENDED True beside READY False and its message, so a
 		// failure stays a failure (tone error, counted) while the state says why nothing changes.
 		const failure = failureOf(conditions);
@@ -127,7 +175,9 @@ export function computeFluxStatus(
 		}
 		return verdict(
 			'Suspended',
-			'Reconciliation is suspended (spec.suspend: true)',
+			operatorDisabled
+				? `Reconciliation is disabled (${operatorReconcileAnnotation}: disabled)`
+				: 'Reconciliation is suspended (spec.suspend: true)',
 			[suspendedReason],
 			observed,
 		);
@@ -203,6 +253,7 @@ export function computeFluxStatus(
 		return verdict('Reconciling', message, [...reasons, ...typeProblems], true);
 	}
 	if (ready?.status === 'True') {
+		if (isFluxReport(object)) return fluxReportVerdict(object, ready, typeProblems);
 		return verdict('Ready', ready.message || 'Ready', [describe(ready), ...typeProblems], true);
 	}
 	if (!observed) {

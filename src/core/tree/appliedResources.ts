@@ -53,6 +53,15 @@ export type AppliedPlace =
 	| { readonly kind: 'context'; readonly context: string; readonly why: string }
 	| { readonly kind: 'elsewhere'; readonly why: string };
 
+/**
+ * The Flux kinds that keep what they applied in status.inventory (entries `{id, v}`): the kustomize-controller's
+ * Kustomization, and the Flux Operator's FluxInstance and ResourceSet (controlplaneio-fluxcd/flux-operator api/v1
+ * ResourceInventory, the same shape).
+ */
+export function isInventoryKind(kind: string): boolean {
+	return kind === 'Kustomization' || kind === 'FluxInstance' || kind === 'ResourceSet';
+}
+
 /** The namespace prefix of the BundleDeployments of Fleet's `local` cluster (the management cluster itself). */
 const fleetLocalNamespacePrefix = 'cluster-fleet-local-local-';
 
@@ -67,17 +76,23 @@ export function appliedResourcesPlace(
 	parentContext: string,
 	openContexts: readonly string[],
 ): AppliedPlace | undefined {
-	if (parent.kind === 'Kustomization') {
-		if (isRecord(getPath(parent.object, 'spec', 'kubeConfig'))) {
+	if (isInventoryKind(parent.kind)) {
+		// A Kustomization's spec.kubeConfig, a FluxInstance's spec.kubeconfig: applied to another cluster.
+		const field = isRecord(getPath(parent.object, 'spec', 'kubeConfig'))
+			? 'kubeConfig'
+			: isRecord(getPath(parent.object, 'spec', 'kubeconfig'))
+				? 'kubeconfig'
+				: undefined;
+		if (field) {
 			return {
 				kind: 'elsewhere',
-				why: 'Flux applied these to another cluster (spec.kubeConfig names its kubeconfig): they are not read from this context.',
+				why: `Flux applied these to another cluster (spec.${field} names its kubeconfig): they are not read from this context.`,
 			};
 		}
 		return {
 			kind: 'context',
 			context: parentContext,
-			why: `In the Kustomization’s own cluster (context ${parentContext}).`,
+			why: `In the ${parent.kind}’s own cluster (context ${parentContext}).`,
 		};
 	}
 	if (parent.kind !== 'BundleDeployment') return undefined;

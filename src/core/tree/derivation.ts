@@ -32,7 +32,7 @@ import {
 } from '../status/fleetSummary.ts';
 import { resourceOfApplyError } from '../status/fleetApplyError.ts';
 import { harborDependencyConditions } from '../status/harbor.ts';
-import { appliedRowVertexId } from './appliedResources.ts';
+import { appliedRowVertexId, isInventoryKind } from './appliedResources.ts';
 import type { StatusResult, Tone } from '../status/result.ts';
 import { qualified } from './describe.ts';
 import {
@@ -290,7 +290,7 @@ export function syncDerived(work: Work, entry: Entry): void {
 			);
 		}
 	}
-	if (entry.system === 'flux' && entry.kind === 'Kustomization') {
+	if (entry.system === 'flux' && isInventoryKind(entry.kind)) {
 		// What the Kustomization applied (status.inventory): Flux keeps no state per entry, so the rows take the
 		// Kustomization's own tone where it is settled and otherwise say nothing worse than in progress.
 		const entries = inventoryOf(entry.object);
@@ -306,8 +306,7 @@ export function syncDerived(work: Work, entry: Entry): void {
 				{
 					info: groupInfo(`${item.kind} ${qualified(item.namespace, item.name)}`, 'flux', {
 						description: `applied${item.version ? ` · ${item.group ? `${item.group}/` : ''}${item.version}` : ''}`,
-						message:
-							'In the Kustomization’s inventory (status.inventory): Flux applied it and garbage-collects it when it leaves the source.',
+						message: `In the ${entry.kind}’s inventory (status.inventory): Flux applied it and garbage-collects it when it leaves ${entry.kind === 'Kustomization' ? 'the source' : 'what the object generates'}.`,
 						ref: {
 							apiVersion: item.group ? `${item.group}/${item.version}` : item.version,
 							kind: item.kind,
@@ -326,7 +325,7 @@ export function syncDerived(work: Work, entry: Entry): void {
 			wanted.set(`i:${entry.key}:more`, {
 				info: groupInfo(`${entries.length - appliedRowsShown} more inventory entries`, 'flux', {
 					description: 'not listed here',
-					message: 'status.inventory of the Kustomization lists them all.',
+					message: `status.inventory of the ${entry.kind} lists them all.`,
 				}),
 				tone,
 				kind: 'resource',

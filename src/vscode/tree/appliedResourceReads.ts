@@ -3,6 +3,7 @@ import {
 	appliedResourcesPlace,
 	appliedRowRoleOf,
 	appliedRowShown,
+	isInventoryKind,
 	readingOfObject,
 	type AppliedPlace,
 	type AppliedReading,
@@ -101,7 +102,7 @@ export class AppliedResourceReads {
 	/** The parent's rows are shown: reads those not read since it opened. */
 	childrenShown(parent: TreeNode, children: readonly TreeNode[]): void {
 		const kind = parent.ref?.kind;
-		if (kind !== 'BundleDeployment' && kind !== 'Kustomization') return;
+		if (kind !== 'BundleDeployment' && !isInventoryKind(kind ?? '')) return;
 		if (liveContextOf(parent) === undefined) return;
 		for (const child of children) {
 			if (this.readings.has(child.id) || !child.ref) continue;

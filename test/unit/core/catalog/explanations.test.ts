@@ -228,7 +228,7 @@ const upstreamSources: Readonly<Record<ExplanationSystem, RegExp>> = {
 	kubestellar:
 		/KubeStellar multi-WEC status proposal \(kubestellar#2809\)|kubestellar\/(kubestellar|ocm-status-addon) /,
 	harbor: /harbor-operator docs "Harbor cluster controller"|goharbor\/harbor-operator /,
-	flux: /Flux HelmRepository spec \(fluxcd\/source-controller\)|fluxcd\/(source|kustomize|helm)-controller /,
+	flux: /Flux HelmRepository spec \(fluxcd\/source-controller\)|fluxcd\/(source|kustomize|helm)-controller |controlplaneio-fluxcd\/flux-operator /,
 	aso: /Azure Service Operator status proposal|Azure\/azure-service-operator /,
 	kubernetes: /kubernetes-sigs\/cli-utils pkg\/kstatus/,
 	kstatus: /kubernetes-sigs\/cli-utils pkg\/kstatus/,
