@@ -106,6 +106,9 @@ const builds = [
 	},
 	// The cluster client and @kubernetes/client-node, loaded by the extension on first use of a live context.
 	{ entryPoints: { k8s: 'src/k8s/index.ts' }, target: 'node22' },
+	// CEL (@bufbuild/cel), loaded by the engine and the CLI when a Kustomization's health check expressions need it
+	// (src/files/celBundle.ts): Node 20 for the CLI.
+	{ entryPoints: { cel: 'src/cel/celLanguage.ts' }, target: 'node20' },
 	// The worker thread that parses a workspace's manifests during a full read (src/files/manifestWorkerClient.ts).
 	{ entryPoints: { manifestWorker: 'src/files/manifestWorker.ts' }, target: 'node22' },
 	// The rollout matrix page, a script for the webview (a browser): plain .js, which the webview serves as script.

@@ -111,6 +111,12 @@ export const layers = {
 		packages: ['yaml', 'js-yaml'],
 		why: 'src/core is pure (no vscode, no Node built-ins or I/O, no client-node): it imports itself, yaml and js-yaml only.',
 	},
+	'src/cel': {
+		folders: [],
+		typesFrom: ['src/core'],
+		packages: ['@bufbuild/cel'],
+		why: 'src/cel is CEL for the core (the language of Flux health checks), bundled apart as dist/cel.cjs: @bufbuild/cel, and the core only as types.',
+	},
 	'src/files': {
 		folders: ['src/core'],
 		packages: ['node:', 'tar-stream'],

@@ -31,6 +31,7 @@ if [ -n "$bad" ]; then
 fi
 echo "$listing" | grep -q ' extension/dist/k8s.cjs$' || { echo "the cluster client bundle is missing from the .vsix" >&2; exit 1; }
 echo "$listing" | grep -q ' extension/dist/engine.cjs$' || { echo "the engine bundle is missing from the .vsix" >&2; exit 1; }
+echo "$listing" | grep -q ' extension/dist/cel.cjs$' || { echo "the CEL bundle is missing from the .vsix" >&2; exit 1; }
 for bundle in extension engine k8s; do
 	size=$(stat -c %s "dist/$bundle.cjs")
 	echo "dist/$bundle.cjs: $size bytes (budget 2097152)"

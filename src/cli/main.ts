@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { isatty } from 'node:tty';
+import { useCelLanguage } from '../core/status/fluxHealthChecks.ts';
+import { celBundleLoader } from '../files/celBundle.ts';
 import { runCheckCommandLine } from './checkCommand.ts';
 import { runMergeCommand } from './mergeCommand.ts';
 import { OutputClosed, writeStderr, writeStdout } from './standardStreams.ts';
@@ -37,6 +39,8 @@ function statusWorkerSetup(): { statusWorker?: StatusWorkerSetup } {
 
 function main(argv: readonly string[]): number | Promise<number> {
 	const [command, ...rest] = argv;
+	// CEL (dist/cel.cjs) is read only when a Kustomization's health check expressions need it.
+	if (typeof __dirname === 'string') useCelLanguage(celBundleLoader(__dirname));
 	// Not process.stdout.isTTY: making the stream would leave a pipe non-blocking (see standardStreams.ts).
 	const stdoutIsTty = isatty(1);
 	const io = {

@@ -15,7 +15,9 @@ import {
 } from '../core/assistant/assistantTools.ts';
 import { objectsNamed, rootsInScope } from '../core/assistant/world.ts';
 import type { KubeEvent } from '../core/model/kubeEvent.ts';
+import { useCelLanguage } from '../core/status/fluxHealthChecks.ts';
 import { visibleLine } from '../core/text/visible.ts';
+import { celBundleLoader } from '../files/celBundle.ts';
 import { ResourceGraph } from '../core/tree/model.ts';
 import {
 	archiveLimitsUsage,
@@ -257,6 +259,8 @@ export async function runMcpCommand(
 	argv: readonly string[],
 	io: CommandIo & { readonly stdout: (text: string) => void },
 ): Promise<number> {
+	// This bundle holds a core of its own: it too reads CEL (dist/cel.cjs) only when health check expressions need it.
+	if (typeof __dirname === 'string') useCelLanguage(celBundleLoader(__dirname));
 	const parsed = optionsOrExit(argv, spec, usage, io);
 	if (typeof parsed === 'number') return parsed;
 	const limits = readLimitsOf(parsed.values);

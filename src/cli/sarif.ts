@@ -43,6 +43,11 @@ const upstreamReferences: readonly {
 }[] = [
 	{ codes: /^yaml-/, title: 'YAML 1.2.2 specification', uri: 'https://yaml.org/spec/1.2.2/' },
 	{
+		codes: /^flux-health-check-invalid$/,
+		title: 'Flux Kustomization API reference: health check expressions',
+		uri: 'https://fluxcd.io/flux/components/kustomize/kustomizations/#health-check-expressions',
+	},
+	{
 		codes: /^flux-/,
 		title: 'Flux HelmRepository API reference',
 		uri: 'https://fluxcd.io/flux/components/source/helmrepositories/',

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { useCelLanguage } from '../core/status/fluxHealthChecks.ts';
+import { celBundleLoader } from '../files/celBundle.ts';
 import { fileIdentityOf } from '../files/moduleCodeCache.ts';
 import { ParseCache } from '../files/parseCache.ts';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
@@ -72,6 +74,8 @@ export function activateEngine(
 	},
 ): ExtensionApi {
 	const log = createLog();
+	// CEL (dist/cel.cjs) is read only when a Kustomization's health check expressions need it.
+	useCelLanguage(celBundleLoader(join(context.extensionPath, 'dist')));
 	const startup: StartupTimings = { engineLoaded: 0, manifestsRead: 0, dumpsRead: 0 };
 	const graph = new ResourceGraph();
 	graph.addRoot(workspaceRootId, 'Workspace manifests', 'file');

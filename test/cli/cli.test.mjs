@@ -356,3 +356,21 @@ describe(`kube-status-lens merge on Node ${process.versions.node}`, () => {
 		assert.match(broken.stderr, /broken\.yaml:\d+:\d+: /);
 	});
 });
+
+describe(`kube-status-lens check of health check expressions on Node ${process.versions.node}`, () => {
+	it('parses a Kustomization spec.healthCheckExprs with the CEL bundle and points at the expression that does not', () => {
+		const fixture = join(root, 'test/fixtures/diagnostics/flux-health-check-invalid.yaml');
+		const result = run('check', '--format', 'json', fixture);
+		assert.equal(result.stderr, '');
+		const findings = JSON.parse(result.stdout).filter(
+			(finding) => finding.code === 'flux-health-check-invalid',
+		);
+		// dist/cel.cjs was loaded: the syntax error is found, as well as the entry without current and the duplicate.
+		assert.equal(findings.length, 3, result.stdout);
+		assert.match(
+			findings[0].message,
+			/failed to parse the expression InProgress: failed to parse the CEL expression 'foo\.'/,
+		);
+		assert.equal(findings[0].line, 20);
+	});
+});

@@ -26,6 +26,7 @@ import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../m
 import { getInt64, int64Field } from '../model/int64.ts';
 import type { Range } from '../model/range.ts';
 import type { StatusResult } from '../status/result.ts';
+import { healthChecksOf } from '../status/fluxHealthChecks.ts';
 import { hoverTextLimit, rowTextLimit, truncate } from '../text/limits.ts';
 
 /** How bad a finding is, in the editor's four levels. */
@@ -42,6 +43,7 @@ export const findingCodes = [
 	'flux-url-scheme-mismatch',
 	'flux-pass-credentials',
 	'flux-secret-ref-tls',
+	'flux-health-check-invalid',
 	'kubestellar-flag-outside-downsync',
 	'kubestellar-no-cluster-selectors',
 	'kubestellar-clause-without-criterion',
@@ -99,6 +101,11 @@ export const findingRules: Readonly<
 	'flux-url-scheme-mismatch': {
 		summary:
 			'HelmRepository spec.url scheme does not fit spec.type (oci:// for oci, http(s):// otherwise).',
+		severity: 'error',
+	},
+	'flux-health-check-invalid': {
+		summary:
+			'A Kustomization spec.healthCheckExprs entry that does not parse, lacks current, or repeats a group and kind: the controller stalls (InvalidCELExpression).',
 		severity: 'error',
 	},
 	'flux-pass-credentials': {
@@ -581,6 +588,31 @@ function clauseDiscriminates(clause: Record<string, unknown>): boolean {
 		selectors(clause.namespaceSelectors) ||
 		selectors(clause.objectSelectors)
 	);
+}
+
+/**
+ * spec.healthCheckExprs as the kustomize-controller reads it at the start of each reconcile (fluxcd/pkg runtime/cel
+ * NewStatusReader): what would stall the Kustomization with InvalidCELExpression, at the expression's line.
+ */
+function healthCheckFindings(out: ObjectFindings): void {
+	if ((getArray(out.entry.object, 'spec', 'healthCheckExprs') ?? []).length === 0) return;
+	for (const problem of healthChecksOf(out.entry.object).problems) {
+		// An expression's problem sits on the expression; an entry's (no current, a duplicate) on its kind.
+		const targets =
+			problem.path.length > 3
+				? [value(...problem.path)]
+				: [
+						key(...problem.path, 'kind'),
+						key(...problem.path, 'apiVersion'),
+						value(...problem.path),
+					];
+		out.add(
+			targets,
+			'error',
+			'flux-health-check-invalid',
+			`The kustomize-controller would stall this Kustomization (Ready False, Stalled True, reason InvalidCELExpression): Reconciliation failed terminally due to configuration error: ${problem.message}`,
+		);
+	}
 }
 
 function bindingPolicyFindings(out: ObjectFindings, analysis: ManifestAnalysis): void {
@@ -1079,6 +1111,9 @@ export function diagnoseManifest(text: string, options: DiagnoseOptions = {}): F
 		try {
 			if (entry.system === 'flux' && isHelmRepository(entry.object)) {
 				fluxHelmRepositoryFindings(out, analysis, options);
+			}
+			if (entry.system === 'flux' && getString(entry.object, 'kind') === 'Kustomization') {
+				healthCheckFindings(out);
 			}
 			if (isBindingPolicy(entry)) bindingPolicyFindings(out, analysis);
 			if (entry.system === 'aso' || entry.system === 'flux' || entry.system === 'kubernetes') {

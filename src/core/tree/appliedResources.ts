@@ -1,7 +1,13 @@
 // The rows of what an object applied (a BundleDeployment's status.resources, a Flux Kustomization's
 // status.inventory), one level further: which cluster holds those resources, what a live read of one says (its
 // kstatus), and the patch Fleet recorded for a modified one. Pure: the adapter reads and calls these.
-import { getArray, getPath, getString, isRecord } from '../model/object.ts';
+import { getArray, getPath, getString, groupOf, isRecord } from '../model/object.ts';
+import {
+	evaluateHealthCheck,
+	healthCheckFor,
+	healthChecksOf,
+	type HealthCheck,
+} from '../status/fluxHealthChecks.ts';
 import { computeKstatus } from '../status/kstatus.ts';
 import type { KstatusStatus, Tone } from '../status/result.ts';
 import { unescapeSegment } from './graphState.ts';
@@ -135,6 +141,8 @@ export type AppliedReading =
 			readonly at: number;
 			readonly status: KstatusStatus;
 			readonly message: string;
+			/** What rated it: `kstatus`, or the parent Kustomization's `spec.healthCheckExprs[i]`. */
+			readonly rule: string;
 	  }
 	| {
 			readonly kind: 'failed';
@@ -144,10 +152,39 @@ export type AppliedReading =
 	  }
 	| { readonly kind: 'elsewhere'; readonly why: string };
 
-/** The reading of an object a GET answered: its kstatus. */
-export function readingOfObject(object: unknown, context: string, now: number): AppliedReading {
+/**
+ * The reading of an object a GET answered: its kstatus, or, under a Kustomization whose spec.healthCheckExprs has an
+ * entry for the object's group and kind, what that expression says (the kustomize-controller rates such objects by
+ * their expression, not by kstatus).
+ */
+export function readingOfObject(
+	object: unknown,
+	context: string,
+	now: number,
+	parent?: unknown,
+): AppliedReading {
+	const check = healthCheckOfParent(parent, object);
+	if (check) {
+		const { status, message, rule } = evaluateHealthCheck(check, object);
+		return { kind: 'read', context, at: now, status, message, rule };
+	}
 	const { status, message } = computeKstatus(object, { now });
-	return { kind: 'read', context, at: now, status, message };
+	return { kind: 'read', context, at: now, status, message, rule: 'kstatus' };
+}
+
+function healthCheckOfParent(parent: unknown, object: unknown): HealthCheck | undefined {
+	if (
+		getString(parent, 'kind') !== 'Kustomization' ||
+		groupOf(getString(parent, 'apiVersion') ?? '') !== 'kustomize.toolkit.fluxcd.io' ||
+		(getArray(parent, 'spec', 'healthCheckExprs') ?? []).length === 0
+	) {
+		return undefined;
+	}
+	return healthCheckFor(
+		healthChecksOf(parent),
+		getString(object, 'apiVersion') ?? '',
+		getString(object, 'kind') ?? '',
+	);
 }
 
 const kstatusTones: Readonly<Record<KstatusStatus, Tone>> = {
@@ -206,12 +243,18 @@ export function appliedRowShown(
 				tone: row.tone,
 				detail: `Reading it from context ${reading.context}…`,
 			};
-		case 'read':
+		case 'read': {
+			const byExpression = reading.rule !== 'kstatus';
 			return {
-				description: `${reading.status} (live)${after}`,
+				description: `${reading.status} (live${byExpression ? ', CEL' : ''})${after}`,
 				tone: worse(kstatusTones[reading.status]),
-				detail: `Live in context ${reading.context}, read at ${formatTime(reading.at)}: kstatus ${reading.status}${reading.message ? ` — ${reading.message}` : ''}`,
+				detail: `Live in context ${reading.context}, read at ${formatTime(reading.at)}: ${
+					byExpression
+						? `${reading.status} by the Kustomization's ${reading.rule}, as the kustomize-controller rates this kind`
+						: `kstatus ${reading.status}`
+				}${reading.message ? ` — ${reading.message}` : ''}`,
 			};
+		}
 		case 'failed': {
 			const word = failureWords[reading.failure];
 			return {

@@ -188,6 +188,11 @@ export class AppliedResourceReads {
 
 	private async readingOf(row: TreeNode, context: string): Promise<AppliedReading> {
 		const kubeconfig = this.kubeconfigOf();
+		// A Kustomization's healthCheckExprs rate some kinds instead of kstatus: the row reads as the controller does.
+		const parent = row.parentId !== undefined ? this.graph.node(row.parentId) : undefined;
+		const parentObject = parent?.objectKey
+			? this.graph.objectOf(parent.rootId, parent.objectKey)
+			: undefined;
 		const ref = row.ref;
 		if (!kubeconfig || !ref) {
 			return { kind: 'failed', context, failure: 'error', message: 'no kubeconfig is loaded' };
@@ -218,7 +223,7 @@ export class AppliedResourceReads {
 				},
 				{ requestTimeoutMs },
 			);
-			if (result.ok) return readingOfObject(result.object, context, Date.now());
+			if (result.ok) return readingOfObject(result.object, context, Date.now(), parentObject);
 			const timedOut = /timed? ?out|no answer/i.test(result.message);
 			return {
 				kind: 'failed',

@@ -12,6 +12,11 @@ import {
 	type Finding,
 } from '../../../../src/core/manifest/diagnose.ts';
 import { fleetCheckCodes } from '../../../../src/core/checks/fleetCodes.ts';
+import { celLanguage } from '../../../../src/cel/celLanguage.ts';
+import { useCelLanguage } from '../../../../src/core/status/fluxHealthChecks.ts';
+
+// CEL as the front ends hand it in (dist/cel.cjs): health check expressions are parsed and evaluated.
+useCelLanguage(() => celLanguage);
 
 const fixtureFolder = join(import.meta.dirname, '../../../fixtures/diagnostics');
 

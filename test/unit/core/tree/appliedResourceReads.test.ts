@@ -9,6 +9,11 @@ import {
 } from '../../../../src/core/tree/appliedResources.ts';
 import { ResourceGraph } from '../../../../src/core/tree/model.ts';
 import type { TreeNode } from '../../../../src/core/tree/treeNode.ts';
+import { celLanguage } from '../../../../src/cel/celLanguage.ts';
+import { useCelLanguage } from '../../../../src/core/status/fluxHealthChecks.ts';
+
+// CEL as the front ends hand it in (dist/cel.cjs): health check expressions are parsed and evaluated.
+useCelLanguage(() => celLanguage);
 
 function rowOf(graph: ResourceGraph, kind: string, name: string): TreeNode | undefined {
 	const visit = (id: string | undefined): TreeNode | undefined => {
@@ -255,6 +260,78 @@ describe('applied-resource rows read live', () => {
 				name: 'web',
 			}),
 			undefined,
+		);
+	});
+});
+
+describe('a live row under a Kustomization with spec.healthCheckExprs', () => {
+	const kustomization = {
+		apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+		kind: 'Kustomization',
+		metadata: { name: 'registries', namespace: 'flux-system' },
+		spec: {
+			healthCheckExprs: [
+				{
+					apiVersion: 'goharbor.io/v1beta1',
+					kind: 'HarborCluster',
+					inProgress: "status.status == 'provisioning'",
+					failed: "status.status == 'unhealthy'",
+					current: "status.status == 'healthy'",
+				},
+			],
+		},
+	};
+	const harbor = (state: string) => ({
+		apiVersion: 'goharbor.io/v1beta1',
+		kind: 'HarborCluster',
+		metadata: { name: 'harbor-dr', namespace: 'harbor-dr', generation: 1 },
+		status: { observedGeneration: 1, status: state },
+	});
+	const formatTime = () => '10:00';
+
+	it('is rated by the expression, as the kustomize-controller rates it, and says so', () => {
+		const reading = readingOfObject(harbor('unhealthy'), 'platform', 0, kustomization);
+		assert.equal(reading.kind === 'read' && reading.status, 'Failed');
+		const shown = appliedRowShown(
+			reading,
+			{ description: 'applied · goharbor.io/v1beta1', tone: 'ok', role: 'inventory' },
+			formatTime,
+		);
+		assert.equal(shown.description, 'Failed (live, CEL) · applied · goharbor.io/v1beta1');
+		assert.equal(shown.tone, 'error');
+		assert.match(shown.detail, /Failed by the Kustomization's spec\.healthCheckExprs\[0\]/);
+		// kstatus has nothing to go on (no Ready condition): it calls the same object Current.
+		const byKstatus = readingOfObject(harbor('unhealthy'), 'platform', 0);
+		assert.equal(byKstatus.kind === 'read' && byKstatus.status, 'Current');
+		assert.match(
+			appliedRowShown(byKstatus, { description: '', tone: 'ok', role: 'inventory' }, formatTime)
+				.detail,
+			/: kstatus Current/,
+		);
+	});
+
+	it('falls back to kstatus for a kind no entry names, and is Unknown when an expression errs', () => {
+		const deployment = {
+			apiVersion: 'apps/v1',
+			kind: 'Deployment',
+			metadata: { name: 'web', namespace: 'shop', generation: 1 },
+			spec: { replicas: 1 },
+			status: {
+				observedGeneration: 1,
+				replicas: 1,
+				updatedReplicas: 1,
+				readyReplicas: 1,
+				availableReplicas: 1,
+			},
+		};
+		const byKstatus = readingOfObject(deployment, 'platform', 0, kustomization);
+		assert.equal(byKstatus.kind === 'read' && byKstatus.rule, 'kstatus');
+		const noStatus = { ...harbor('x'), status: undefined };
+		const erring = readingOfObject(noStatus, 'platform', 0, kustomization);
+		assert.equal(erring.kind === 'read' && erring.status, 'Unknown');
+		assert.match(
+			erring.kind === 'read' ? erring.message : '',
+			/^failed to evaluate the CEL expression 'status\.status == 'provisioning'': /,
 		);
 	});
 });
