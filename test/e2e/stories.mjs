@@ -97,6 +97,39 @@ export async function runLiveStories(page, { out }) {
 			await page.mouse.move(700, 700);
 		},
 	);
+	await story(
+		'a user opens a Kustomization with health check expressions and reads which rule rated each object it applied',
+		async () => {
+			await tree.collapse(/apps\s*Ready/);
+			await tree.expand(/registries\s*Failed/);
+			await tree.waitForRow('Failed (live, CEL)');
+			await tree.hover('HarborCluster harbor-dr/harbor-dr', 'healthCheckExprs[0]');
+			await shot('live-health-expressions.png');
+			await page.mouse.move(700, 700);
+			await tree.collapse(/registries\s*Failed/);
+		},
+	);
+	await story('a user reads what the Flux Operator reports of the installation', async () => {
+		await tree.collapse('Kustomizations');
+		await tree.expand('FluxReports');
+		await tree.waitForRow('4/4 components');
+		await tree.hover('4/4 components', 'The report says');
+		await shot('live-flux-report.png');
+		await page.mouse.move(700, 700);
+		await tree.collapse('platform');
+	});
+	await story(
+		'a user sees a Bundle Fleet 0.16 holds for its dependency, and what it waits for',
+		async () => {
+			await tree.expand('fleet-mgmt');
+			await tree.expand(/^\s*tickets(?!-)/);
+			// The demo applies tickets-api late in each round; it waits again when the round starts over.
+			await tree.waitForRow('WaitingForDependency', 90_000);
+			await tree.hover('WaitingForDependency', 'tickets-db');
+			await shot('live-waiting-for-dependency.png');
+			await page.mouse.move(700, 700);
+		},
+	);
 	await liveMatrixStories(page, { story, shot, palette });
 	return failures() === 0 ? 0 : 1;
 }

@@ -11,6 +11,8 @@ import { getArray, getBool, getInt, getRecord, getString } from '../model/object
 /** What a FluxReport says of the installation: the headline, the lines behind it, and whether anything is wrong. */
 export interface FluxReportSummary {
 	readonly headline: string;
+	/** The short counts of a tree row: "4/4 components · 3 failing". */
+	readonly counts: string;
 	readonly lines: readonly string[];
 	readonly problems: readonly string[];
 }
@@ -24,6 +26,7 @@ export function fluxReportSummaryOf(report: unknown): FluxReportSummary {
 	const lines: string[] = [];
 	const problems: string[] = [];
 	const headline: string[] = [];
+	const counts: string[] = [];
 
 	const distribution = getRecord(report, 'spec', 'distribution');
 	const version = getString(distribution, 'version') ?? '';
@@ -51,6 +54,7 @@ export function fluxReportSummaryOf(report: unknown): FluxReportSummary {
 	if (components.length > 0) {
 		const notReady = components.filter((item) => getBool(item, 'ready') !== true);
 		headline.push(`${components.length - notReady.length}/${components.length} components ready`);
+		counts.push(`${components.length - notReady.length}/${components.length} components`);
 		for (const item of notReady) {
 			const status = firstLine(getString(item, 'status') ?? '');
 			problems.push(
@@ -75,7 +79,10 @@ export function fluxReportSummaryOf(report: unknown): FluxReportSummary {
 		);
 		if (itemFailing > 0) problems.push(`${itemFailing} ${kind} failing`);
 	}
-	if (failing > 0) headline.push(`${failing} failing`);
+	if (failing > 0) {
+		headline.push(`${failing} failing`);
+		counts.push(`${failing} failing`);
+	}
 	if (suspended > 0) headline.push(`${suspended} suspended`);
 
 	const sync = getRecord(report, 'spec', 'sync');
@@ -88,7 +95,10 @@ export function fluxReportSummaryOf(report: unknown): FluxReportSummary {
 			`Sync ${id}${source ? ` from ${source}` : ''}: ${ready ? 'ready' : 'not ready'}${status ? ` (${status})` : ''}.`,
 		);
 		headline.push(`sync ${ready ? 'ready' : 'not ready'}`);
-		if (!ready) problems.push(`sync ${id} is not ready${status ? `: ${status}` : ''}`);
+		if (!ready) {
+			problems.push(`sync ${id} is not ready${status ? `: ${status}` : ''}`);
+			counts.push('sync not ready');
+		}
 	}
-	return { headline: headline.join(' · '), lines, problems };
+	return { headline: headline.join(' · '), counts: counts.join(' · '), lines, problems };
 }

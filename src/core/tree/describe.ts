@@ -5,6 +5,7 @@ import { findCondition, readConditions } from '../model/condition.ts';
 import { getInt, getPath, getString, isRecord } from '../model/object.ts';
 import { harborDependencyConditions } from '../status/harbor.ts';
 import { readBundleSummary, readResourceCounts } from '../status/fleetSummary.ts';
+import { rejectionOfObject } from '../status/fleetPolicy.ts';
 import type { StatusResult, Tone } from '../status/result.ts';
 
 /** An object's name, or "(no name)" for an empty one. */
@@ -75,6 +76,8 @@ export function fleetCountsOf(
 	object: unknown,
 	computed: unknown,
 ): string | undefined {
+	// A Policy refused it: nothing was rolled out, and the row says why rather than counting nothing.
+	if (rejectionOfObject(object)) return 'rejected by Policy';
 	const derived = fleetRollupSize(kind, computed) > 0;
 	switch (kind) {
 		case 'GitRepo':

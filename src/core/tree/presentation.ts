@@ -5,6 +5,7 @@ import { rowFinalizersLimit, terminatingWords, terminationOf } from '../explain/
 import { getPath, getString } from '../model/object.ts';
 import { readResourceCounts } from '../status/fleetSummary.ts';
 import { isOciHelmRepository } from '../status/flux.ts';
+import { fluxReportSummaryOf } from '../status/fluxReport.ts';
 import { toneRank, tones, type StatusResult, type Tone } from '../status/result.ts';
 import { rowTextLimit, truncate } from '../text/limits.ts';
 import { fleetRowRollupOf, hasFleetRollup, resultOf } from './derivation.ts';
@@ -224,6 +225,9 @@ function objectRowOf(root: Root, entry: Entry): ObjectRow {
 				counts = result.message.split('\n', 1)[0]?.trim() || counts;
 			}
 		}
+	} else if (entry.system === 'flux' && entry.kind === 'FluxReport') {
+		// Its Ready says the report ran; the row says what it found.
+		counts = fluxReportSummaryOf(entry.object).counts || undefined;
 	} else if (entry.system === 'harbor' && entry.kind === 'HarborCluster') {
 		counts = harborCountsOf(entry.object);
 		disagreement = harborDisagreementOf(entry.object, result.computed);

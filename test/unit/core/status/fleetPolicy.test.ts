@@ -111,6 +111,7 @@ describe('Fleet Policy', () => {
 			'fleet.cattle.io|GitRepo|fleet-tenants|side-project',
 		)[0];
 		assert.ok(gitRepo);
+		assert.equal(graph.node(gitRepo)?.description, 'Pending · rejected by Policy · fleet-tenants');
 		const text = explainNodeMarkdown(graph, gitRepo).replace(/\\(.)/g, '$1');
 		assert.match(
 			text,

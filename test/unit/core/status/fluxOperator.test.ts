@@ -183,6 +183,15 @@ describe('Flux Operator kinds', () => {
 
 	it('lists what a FluxInstance and a ResourceSet applied under them, from status.inventory', () => {
 		const graph = exampleGraph();
+		// The FluxReport's row says what the report found, not only that it ran.
+		const [reportRow] = graph.findNodesForObject(
+			'ws',
+			'fluxcd.controlplane.io|FluxReport|flux-system|flux',
+		);
+		assert.equal(
+			graph.node(reportRow ?? '')?.description,
+			'Ready · 4/4 components · 3 failing · flux-system',
+		);
 		const [instance] = graph.findNodesForObject(
 			'ws',
 			'fluxcd.controlplane.io|FluxInstance|flux-system|flux',
