@@ -796,7 +796,9 @@ describe('rediscovery while running', () => {
 	const allGroups = [...new Set(resourceTypes.map((type) => type.group))];
 	const groupsWithout = (removed: readonly string[]): string[] =>
 		allGroups.filter((group) => !removed.includes(group));
-	const fluxGroups = allGroups.filter((group) => group.endsWith('.toolkit.fluxcd.io'));
+	const fluxGroups = allGroups.filter(
+		(group) => group.endsWith('.toolkit.fluxcd.io') || group === 'fluxcd.controlplane.io',
+	);
 	const kustomizations = 'kustomize.toolkit.fluxcd.io/v1/kustomizations';
 	const bundleDeployments = 'fleet.cattle.io/v1alpha1/bundledeployments';
 
