@@ -83,6 +83,11 @@ const upstreamReferences: readonly {
 		uri: 'https://azure.github.io/azure-service-operator/guide/conditions/',
 	},
 	{
+		codes: /^fleet-depends-on-invalid$/,
+		title: 'Fleet: dependsOn in fleet.yaml',
+		uri: 'https://fleet.rancher.io/ref-fleet-yaml',
+	},
+	{
 		codes: /^fleet-/,
 		title: 'Fleet troubleshooting',
 		uri: 'https://fleet.rancher.io/troubleshooting',

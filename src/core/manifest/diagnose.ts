@@ -26,6 +26,7 @@ import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../m
 import { getInt64, int64Field } from '../model/int64.ts';
 import type { Range } from '../model/range.ts';
 import type { StatusResult } from '../status/result.ts';
+import { fleetStates } from '../status/fleetSummary.ts';
 import { healthChecksOf } from '../status/fluxHealthChecks.ts';
 import { hoverTextLimit, rowTextLimit, truncate } from '../text/limits.ts';
 
@@ -44,6 +45,7 @@ export const findingCodes = [
 	'flux-pass-credentials',
 	'flux-secret-ref-tls',
 	'flux-health-check-invalid',
+	'fleet-depends-on-invalid',
 	'kubestellar-flag-outside-downsync',
 	'kubestellar-no-cluster-selectors',
 	'kubestellar-clause-without-criterion',
@@ -101,6 +103,11 @@ export const findingRules: Readonly<
 	'flux-url-scheme-mismatch': {
 		summary:
 			'HelmRepository spec.url scheme does not fit spec.type (oci:// for oci, http(s):// otherwise).',
+		severity: 'error',
+	},
+	'fleet-depends-on-invalid': {
+		summary:
+			'A Bundle dependsOn entry Fleet refuses: no name nor selector, or an acceptedStates word that is not a state it accepts.',
 		severity: 'error',
 	},
 	'flux-health-check-invalid': {
@@ -589,6 +596,41 @@ function clauseDiscriminates(clause: Record<string, unknown>): boolean {
 		selectors(clause.objectSelectors)
 	);
 }
+
+/**
+ * spec.dependsOn of a Bundle (or a BundleDeployment's copy) as fleet apply validates the fleet.yaml it comes from
+ * (rancher/fleet internal/bundlereader/validate_fleetyaml.go; WaitingForDependency is refused since Fleet 0.16,
+ * rancher/fleet#5549, as accepting it would release a dependent exactly when its dependency stopped progressing).
+ */
+function dependsOnFindings(out: ObjectFindings): void {
+	const kind = getString(out.entry.object, 'kind');
+	if (kind !== 'Bundle' && kind !== 'BundleDeployment') return;
+	(getArray(out.entry.object, 'spec', 'dependsOn') ?? []).forEach((dependency, index) => {
+		if (!isRecord(dependency)) return;
+		if (!getString(dependency, 'name') && getPath(dependency, 'selector') == null) {
+			out.add(
+				head('spec', 'dependsOn', index),
+				'error',
+				'fleet-depends-on-invalid',
+				`dependsOn[${index}]: must specify either 'name' or 'selector'`,
+			);
+		}
+		(getArray(dependency, 'acceptedStates') ?? []).forEach((state, stateIndex) => {
+			if (typeof state === 'string' && acceptableStates.includes(state)) return;
+			out.add(
+				value('spec', 'dependsOn', index, 'acceptedStates', stateIndex),
+				'error',
+				'fleet-depends-on-invalid',
+				`dependsOn[${index}].acceptedStates[${stateIndex}]: invalid state ${JSON.stringify(state)}, valid values are: [${acceptableStates.join(' ')}]${state === 'WaitingForDependency' ? ' (WaitingForDependency is a state, but Fleet 0.16 refuses it here: it would release this bundle when its dependency stopped progressing)' : ''}`,
+			);
+		});
+	});
+}
+
+/** The states a dependsOn entry may accept: every ranked state but WaitingForDependency, by rank. */
+const acceptableStates: readonly string[] = fleetStates.filter(
+	(state) => state !== 'WaitingForDependency',
+);
 
 /**
  * spec.healthCheckExprs as the kustomize-controller reads it at the start of each reconcile (fluxcd/pkg runtime/cel
@@ -1112,6 +1154,7 @@ export function diagnoseManifest(text: string, options: DiagnoseOptions = {}): F
 			if (entry.system === 'flux' && isHelmRepository(entry.object)) {
 				fluxHelmRepositoryFindings(out, analysis, options);
 			}
+			if (entry.system === 'fleet') dependsOnFindings(out);
 			if (entry.system === 'flux' && getString(entry.object, 'kind') === 'Kustomization') {
 				healthCheckFindings(out);
 			}
