@@ -607,7 +607,7 @@ function dependsOnFindings(out: ObjectFindings): void {
 	if (kind !== 'Bundle' && kind !== 'BundleDeployment') return;
 	(getArray(out.entry.object, 'spec', 'dependsOn') ?? []).forEach((dependency, index) => {
 		if (!isRecord(dependency)) return;
-		if (!getString(dependency, 'name') && getPath(dependency, 'selector') == null) {
+		if (!getString(dependency, 'name') && (getPath(dependency, 'selector') ?? null) === null) {
 			out.add(
 				head('spec', 'dependsOn', index),
 				'error',
