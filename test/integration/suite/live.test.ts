@@ -194,10 +194,12 @@ describe('live clusters (the demo cluster)', () => {
 		const api = await extensionApi();
 		const cluster = platformCluster();
 		const harborPath = '/apis/goharbor.io/v1beta1/namespaces/harbor-dr/harborclusters';
+		// The object's own row: Kustomization registries lists it too, as a row of what it applied.
 		const shown = () =>
 			walk(api).some(
 				(node) =>
 					node.rootId === 'live:platform' &&
+					node.kind === 'object' &&
 					node.ref?.kind === 'HarborCluster' &&
 					node.ref.name === 'harbor-dr',
 			);
