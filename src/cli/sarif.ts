@@ -167,6 +167,14 @@ function plainText(markdown: string): string {
 	return markdown.replace(/\*\*/g, '').replace(/`/g, '');
 }
 
+/** A rule's readable name: its id in PascalCase, `fleet-git-repos-unpolled` -> `FleetGitReposUnpolled`. */
+function ruleNameOf(code: string): string {
+	return code
+		.split('-')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join('');
+}
+
 function ruleOf(code: FindingCode, facts: BuildFacts, docs: string | undefined): object {
 	const { summary, severity } = findingRules[code];
 	const section =
@@ -178,7 +186,8 @@ function ruleOf(code: FindingCode, facts: BuildFacts, docs: string | undefined):
 	const helpUri = docs ? `${docs}#${code}` : upstream?.uri;
 	return {
 		id: code,
-		name: code,
+		// SARIF 3.49.7: a name a person reads, which differs from the id (validators flag a name equal to it).
+		name: ruleNameOf(code),
 		shortDescription: { text: summary },
 		fullDescription: { text: plainText(description), markdown: description },
 		help: {

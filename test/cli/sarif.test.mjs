@@ -89,6 +89,9 @@ describe(`kube-status-lens check --format sarif on Node ${process.versions.node}
 			assert.ok(rule.help.markdown.includes(`docs/diagnostics.md#${rule.id}`), rule.id);
 			assert.ok(rule.help.text.includes(`docs/diagnostics.md#${rule.id}`), rule.id);
 			assert.equal(typeof rule.helpUri, 'string', `${rule.id} has no helpUri`);
+			// A name a person reads, never the id again (SARIF 3.49.7; the SARIF Multitool warns SARIF1001).
+			assert.match(rule.name, /^[A-Z][A-Za-z0-9]+$/, rule.id);
+			assert.equal(rule.name.toLowerCase(), rule.id.replaceAll('-', ''), rule.id);
 			assert.match(rule.help.markdown, /Upstream: \[[^\]]+\]\(https:\/\/\S+\)\.$/, rule.id);
 		}
 		const duration = driver.rules.find((rule) => rule.id === 'flux-invalid-duration');
