@@ -52,8 +52,9 @@ Reads Kubernetes objects from YAML/JSON files and folders (multi-document YAML, 
 kubectl get -o yaml/json output) and fleet dump archives (.tgz), and prints the status each system would report.
 
   --json               one JSON array, one record per object (with its Events from a fleet dump)
-  --wide               print each message whole on its row (the table wraps them at the terminal's width, or
-                       COLUMNS, or ${defaultTableWidth} characters when the output is not a terminal)
+  --wide               print each message on one line of its row (the table wraps them at the terminal's width,
+                       or COLUMNS, or ${defaultTableWidth} characters when the output is not a terminal); either way
+                       at most 2,000 characters of one message (--json prints it whole)
   --fail-on LEVEL      exit 1 when an object has tone LEVEL or worse (error, or warning and error)
   --max-file-size SIZE read no file (or archive entry) larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
 ${archiveLimitsUsage}

@@ -78,6 +78,18 @@ function wrapWords(text: string, width: number): string[] {
 	return lines;
 }
 
+/**
+ * At most this many characters of one object's message in the table (--wide too): a 1 MB message printed 1.9 MiB of
+ * table. --json keeps it whole.
+ */
+const rowMessageLimit = 2_000;
+
+function rowMessage(message: string): string {
+	if (message.length <= rowMessageLimit) return message;
+	const more = message.length - rowMessageLimit;
+	return `${message.slice(0, rowMessageLimit)}… (${more.toLocaleString('en-US')} more characters: --json prints it whole)`;
+}
+
 /** The table's lines: a header, then each object's row and the lines its message wraps onto. */
 export function* tableLines(
 	records: readonly StatusRecord[],
@@ -105,7 +117,7 @@ export function* tableLines(
 		const cells = padded(rows[index] ?? []);
 		const tone = records[index]?.tone ?? 'unknown';
 		if (colour) cells[2] = `${toneColours[tone]}${cells[2] ?? ''}\u001b[0m`;
-		const message = flat(records[index]?.message ?? '');
+		const message = rowMessage(flat(records[index]?.message ?? ''));
 		if (wide) {
 			yield [...cells, message].join('  ').trimEnd();
 		} else if (beside) {

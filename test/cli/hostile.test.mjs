@@ -137,6 +137,32 @@ describe(`hostile inputs to kube-status-lens on Node ${process.versions.node}`, 
 		assert.match(result.stdout, new RegExp(`0 errors, ${conditions * 3 - 1} warnings`));
 	});
 
+	it('prints at most 2,000 characters of one message in the table, even with --wide; --json keeps it whole', () => {
+		const message = 'm'.repeat(1_000_000);
+		const big = file(
+			'big/ready.json',
+			JSON.stringify({
+				apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+				kind: 'Kustomization',
+				metadata: { name: 'big', namespace: 'flux-system' },
+				status: {
+					conditions: [{ type: 'Ready', status: 'False', reason: 'BuildFailed', message }],
+				},
+			}),
+		);
+		for (const flags of [[], ['--wide']]) {
+			const result = run(['status', ...flags, big]);
+			assert.equal(result.code, 0);
+			assert.ok(
+				result.stdout.length < 10_000,
+				`${flags.join(' ')}: ${result.stdout.length} characters`,
+			);
+			assert.match(result.stdout, /… \(998,000 more characters: --json prints it whole\)/);
+		}
+		const json = run(['status', '--json', big]);
+		assert.equal(JSON.parse(json.stdout)[0].message.length, 1_000_000);
+	});
+
 	it('reads a UTF-16 file with a byte-order mark (PowerShell) and gates on what it holds', () => {
 		const text = `${configMap('from-powershell')}---\n${failedRepository}`;
 		const path = file(
