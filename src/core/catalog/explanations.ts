@@ -1171,6 +1171,29 @@ const fluxExplanations: readonly Explanation[] = [
 	{
 		system: 'flux',
 		category: 'state',
+		term: 'Ready',
+		kinds: ['FluxReport'],
+		meaning:
+			'The Flux Operator finished its report (Ready True, reason Succeeded): Ready says the report ran, not that Flux is healthy. What it found is in spec: the distribution, each component, the failing and suspended reconcilers by kind, and the sync; the badge is a warning when any of those is not well.',
+		action:
+			'Read the lines the report gives; Explain the failing objects of each kind it counts (flux get all -A lists them).',
+		source:
+			'controlplaneio-fluxcd/flux-operator api/v1 FluxReport, internal/reporter (components, reconcilers, sync)',
+	},
+	{
+		system: 'flux',
+		category: 'state',
+		term: 'Ready',
+		kinds: ['FluxInstance', 'ResourceSet', 'ResourceSetInputProvider'],
+		meaning:
+			'Ready is True: the Flux Operator applied what the object generates (a FluxInstance: the Flux distribution and its controllers; a ResourceSet: its resources for each input) and its health checks passed (ReconciliationSucceeded), or reconciling is disabled by the annotation fluxcd.controlplane.io/reconcile (ReconciliationDisabled).',
+		action: '',
+		source:
+			'controlplaneio-fluxcd/flux-operator internal/controller (FluxInstance, ResourceSet, ResourceSetInputProvider)',
+	},
+	{
+		system: 'flux',
+		category: 'state',
 		term: 'Failed',
 		kinds: ['Kustomization'],
 		meaning:
