@@ -12,6 +12,7 @@ import { demoClusters, demoRoundMs, type DemoCluster } from './demoScenario.ts';
 import { startFleetController } from './fleetController.ts';
 import { startFluxController } from './fluxController.ts';
 import { kubeconfigText } from './kubeconfig.ts';
+import { withTimesRelativeTo } from './demoTimes.ts';
 import { loadObjects, playScenario, readObjects, type ScenarioPlayback } from './scenario.ts';
 import { startApiServer, type ApiServer } from './server.ts';
 import type { ObjectStore } from './store.ts';
@@ -42,6 +43,8 @@ export interface DemoOptions {
 	readonly requestLog?: (cluster: string, line: string) => void;
 	/** Only these clusters (by name). */
 	readonly clusters?: readonly string[];
+	/** Move the examples' times so the newest is a few minutes before this (the demo's start); fixed when absent. */
+	readonly timesRelativeTo?: Date;
 }
 
 /** A running demo. */
@@ -64,6 +67,18 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 	const controllers: (() => void)[] = [];
 	const initial = new Map<string, Awaited<ReturnType<typeof readObjects>>['objects']>();
 	const basePort = options.basePort ?? 0;
+	const examples = new Map<string, Awaited<ReturnType<typeof readObjects>>>();
+	for (const cluster of chosen) {
+		examples.set(cluster.name, await readObjects([join(demoExamplesFolder, cluster.folder)]));
+	}
+	const objectsOf = (cluster: string) => examples.get(cluster)?.objects ?? [];
+	const timed =
+		options.timesRelativeTo === undefined
+			? undefined
+			: withTimesRelativeTo(
+					new Map(chosen.map((cluster) => [cluster.name, objectsOf(cluster.name)])),
+					options.timesRelativeTo,
+				);
 	try {
 		for (const [index, cluster] of chosen.entries()) {
 			const server = await startApiServer({
@@ -76,15 +91,16 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 					: { log: (line: string) => options.requestLog?.(cluster.name, line) }),
 			});
 			servers.set(cluster.name, server);
-			const read = await readObjects([join(demoExamplesFolder, cluster.folder)]);
-			const loaded = loadObjects(server.store, read.objects);
+			const problems = examples.get(cluster.name)?.problems ?? [];
+			const objects = timed?.get(cluster.name) ?? objectsOf(cluster.name);
+			const loaded = loadObjects(server.store, objects);
 			cluster.settle?.(server.store);
 			controllers.push(
 				startFluxController(server.store, { log: (line) => log(`${cluster.name}: ${line}`) }),
 				startFleetController(server.store, { log: (line) => log(`${cluster.name}: ${line}`) }),
 			);
-			initial.set(cluster.name, read.objects);
-			for (const problem of [...read.problems, ...loaded.problems]) {
+			initial.set(cluster.name, objects);
+			for (const problem of [...problems, ...loaded.problems]) {
 				log(`${cluster.name}: ${problem}`);
 			}
 			log(`${cluster.name}: ${server.url} (${loaded.loaded} objects)`);
