@@ -6,6 +6,7 @@ import { runCheckCommandLine } from './checkCommand.ts';
 import { runMergeCommand } from './mergeCommand.ts';
 import { OutputClosed, writeStderr, writeStdout } from './standardStreams.ts';
 import { runStatusCommandLine } from './statusCommand.ts';
+import { runTargetsCommandLine } from './targetsCommand.ts';
 import { statusWorkerMinBytes, type StatusWorkerSetup } from './statusWorkerClient.ts';
 
 const usage = `Usage: kube-status-lens <command> [options]
@@ -15,6 +16,7 @@ Commands:
                                                      status of every object in files and folders
   merge ...                                          preview the multi-WEC status merge (merge --help)
   check PATH... [--format text|json|sarif]           the editor diagnostics, for CI (exit 1 on errors)
+  targets PATH... [--json]                           where each Fleet Bundle and BindingPolicy goes, and why not
   mcp [PATH...] [--context NAME]                     serve the tools to an assistant over MCP (mcp --help)
 
 Run a command with --help for its options.
@@ -60,6 +62,8 @@ function main(argv: readonly string[]): number | Promise<number> {
 			return runCheckCommandLine(rest, io);
 		case 'merge':
 			return runMergeCommand(rest, io);
+		case 'targets':
+			return runTargetsCommandLine(rest, io);
 		case 'mcp':
 			return import('./mcp.ts').then((mcp) => mcp.runMcpCommand(rest, io));
 		case '--help':

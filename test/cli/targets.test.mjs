@@ -1,0 +1,90 @@
+// `kube-status-lens targets`, run as a user runs it (CI runs it on Node 24 and Node 20): the JSON contract other
+// tools check, on the demo cluster's Fleet and KubeStellar objects.
+import { spawnSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = join(root, 'dist/cli.cjs');
+const demo = (cluster) => join(root, 'examples/cluster', cluster);
+
+function run(...args) {
+	const result = spawnSync(process.execPath, [cli, ...args], {
+		cwd: root,
+		encoding: 'utf8',
+		env: { ...process.env, NO_COLOR: '1' },
+	});
+	return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe(`kube-status-lens targets on Node ${process.versions.node}`, () => {
+	it('prints one record per Bundle and BindingPolicy, with every field of the contract', () => {
+		const result = run(
+			'targets',
+			'--json',
+			demo('fleet-mgmt'),
+			demo('kubestellar-wds'),
+			demo('kubestellar-its'),
+		);
+		assert.equal(result.stderr, '');
+		assert.equal(result.code, 0);
+		const records = JSON.parse(result.stdout);
+		const nginx = records.find(
+			(record) => record.kind === 'Bundle' && record.name === 'ingress-nginx',
+		);
+		assert.deepEqual(Object.keys(nginx), ['kind', 'namespace', 'name', 'clusters']);
+		const staging = nginx.clusters.find((cluster) => cluster.name === 'staging-1');
+		assert.deepEqual(Object.keys(staging), [
+			'namespace',
+			'name',
+			'deployed',
+			'target',
+			'customization',
+			'doNotDeploy',
+			'why',
+		]);
+		assert.deepEqual(
+			{ ...staging, why: undefined },
+			{
+				namespace: 'fleet-default',
+				name: 'staging-1',
+				deployed: false,
+				target: null,
+				customization: null,
+				doNotDeploy: false,
+				why: undefined,
+			},
+		);
+		assert.match(staging.why, /wants clusterGroup `production`/);
+		const policy = records.find((record) => record.kind === 'BindingPolicy');
+		assert.deepEqual(Object.keys(policy), ['kind', 'name', 'clusters', 'objects']);
+		assert.deepEqual(
+			policy.clusters.map((cluster) => [cluster.name, cluster.deployed]),
+			[
+				['cluster1', true],
+				['cluster2', true],
+				['cluster3', true],
+			],
+		);
+		const deployment = policy.objects.find((object) => object.kind === 'Deployment');
+		assert.deepEqual(deployment, {
+			apiVersion: 'apps/v1',
+			kind: 'Deployment',
+			namespace: 'nginx',
+			name: 'nginx',
+			selected: true,
+		});
+	});
+
+	it('says in a table where each Bundle goes and why not elsewhere', () => {
+		const result = run('targets', demo('fleet-mgmt'));
+		assert.equal(result.code, 0);
+		assert.match(result.stdout, /^Bundle fleet-default\/ingress-nginx: reaches 2 of 3 clusters$/m);
+		assert.match(
+			result.stdout,
+			/^ {2}- fleet-default\/staging-1: target `default` wants clusterGroup `production`; the cluster is in no ClusterGroup\.$/m,
+		);
+	});
+});
