@@ -41,9 +41,10 @@ const spec: OptionSpec = {
 };
 
 /** The records of the input, Bundles then BindingPolicies. */
-function recordsOf(objects: readonly unknown[]): (
-	| ReturnType<typeof fleetTargetsOf>[number]
-	| ReturnType<typeof bindingPolicyTargetsOf>[number]
+function recordsOf(
+	objects: readonly unknown[],
+): (
+	ReturnType<typeof fleetTargetsOf>[number] | ReturnType<typeof bindingPolicyTargetsOf>[number]
 )[] {
 	const bundles = fleetTargetsOf(objects).map(({ kind, namespace, name, clusters }) => ({
 		kind,

@@ -12,6 +12,7 @@ import { readConditions } from '../model/condition.ts';
 import { getString } from '../model/object.ts';
 import { noHealthSentence } from '../status/argocdHealth.ts';
 import { refusingPolicyLines, rejectionOfObject } from '../status/fleetPolicy.ts';
+import { fleetTargetsOf } from '../targeting/fleetTargets.ts';
 import { toneRank } from '../status/result.ts';
 import type { ResourceGraph } from '../tree/model.ts';
 import type { TreeNode } from '../tree/treeNode.ts';
@@ -380,6 +381,12 @@ export function explainNodeMarkdown(
 		}
 		lines.push('');
 	}
+	if (start.contextFlags.system === 'fleet' && start.ref?.kind === 'Bundle' && startObject) {
+		whereItGoesLines(lines, graph, start.rootId, start.ref.namespace ?? '', start.ref.name);
+	}
+	if (start.contextFlags.system === 'fleet' && start.ref?.kind === 'Cluster' && startObject) {
+		whatItGetsLines(lines, graph, start.rootId, start.ref.namespace ?? '', start.ref.name);
+	}
 	if (start.disagreement) {
 		lines.push('## The controller and the children disagree', '', field(start.disagreement), '');
 	}
@@ -451,6 +458,70 @@ export function explainNodeMarkdown(
 		lines.push('');
 	}
 	return lines.join('\n');
+}
+
+/**
+ * A Bundle's "Where it goes": the clusters of the input it reaches and those it does not, each with why (the Fleet
+ * controller's targeting, src/core/targeting). Nothing when the input holds none of its candidate clusters.
+ */
+function whereItGoesLines(
+	lines: string[],
+	graph: ResourceGraph,
+	rootId: string,
+	namespace: string,
+	name: string,
+): void {
+	const [targeting] = fleetTargetsOf(graph.objectsOf(rootId), { namespace, name });
+	if (!targeting || targeting.clusters.length === 0) return;
+	const reached = targeting.clusters.filter((cluster) => cluster.deployed);
+	lines.push(
+		'## Where it goes',
+		'',
+		`Reaches ${reached.length} of ${targeting.clusters.length} cluster${targeting.clusters.length === 1 ? '' : 's'} of this input${targeting.error ? ` (${field(targeting.error)})` : ''}.`,
+		'',
+	);
+	const shown = targeting.clusters.slice(0, 20);
+	for (const cluster of shown) {
+		lines.push(
+			`- ${cluster.deployed ? 'Yes' : 'No'}: **${field(`${cluster.namespace}/${cluster.name}`)}** — ${field(cluster.why)}`,
+		);
+	}
+	if (targeting.clusters.length > shown.length) {
+		lines.push(
+			`- and ${targeting.clusters.length - shown.length} more (kube-status-lens targets lists them all)`,
+		);
+	}
+	lines.push('');
+}
+
+/** A Cluster's "What it gets": the Bundles of the input that reach it and those that do not, each with why. */
+function whatItGetsLines(
+	lines: string[],
+	graph: ResourceGraph,
+	rootId: string,
+	namespace: string,
+	name: string,
+): void {
+	const rows = fleetTargetsOf(graph.objectsOf(rootId)).flatMap((bundle) =>
+		bundle.clusters
+			.filter((cluster) => cluster.namespace === namespace && cluster.name === name)
+			.map((cluster) => ({ bundle, cluster })),
+	);
+	if (rows.length === 0) return;
+	const gets = rows.filter(({ cluster }) => cluster.deployed).length;
+	lines.push(
+		'## What it gets',
+		'',
+		`${gets} of the ${rows.length} bundle${rows.length === 1 ? '' : 's'} of this input that could reach it deploy here.`,
+		'',
+	);
+	for (const { bundle, cluster } of rows.slice(0, 20)) {
+		lines.push(
+			`- ${cluster.deployed ? 'Yes' : 'No'}: **${field(`${bundle.namespace}/${bundle.name}`)}** — ${field(cluster.why)}`,
+		);
+	}
+	if (rows.length > 20) lines.push(`- and ${rows.length - 20} more`);
+	lines.push('');
 }
 
 /** An untrusted string in the copied summary: on one line, controls and direction overrides visible, cut. */

@@ -41,7 +41,9 @@ function isPolicy(object: unknown): object is Record<string, unknown> {
 }
 
 function strings(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+	return Array.isArray(value)
+		? value.filter((item): item is string => typeof item === 'string')
+		: [];
 }
 
 function listAllows(list: readonly string[], value: string): boolean {
@@ -49,7 +51,10 @@ function listAllows(list: readonly string[], value: string): boolean {
 }
 
 /** Whether any of these selectors matches (malformed ones skipped, as labelsMatchAny does). */
-function anyMatches(selectors: readonly unknown[], labels: Readonly<Record<string, string>>): boolean {
+function anyMatches(
+	selectors: readonly unknown[],
+	labels: Readonly<Record<string, string>>,
+): boolean {
 	return selectors.some((selector) => {
 		const matcher = labelSelectorMatcherOf(selector);
 		return matcher.ok && matcher.matches(labels);
@@ -76,7 +81,12 @@ function clauseSelects(
 	if (!listAllows(strings(getPath(clause, 'resources')), resourceOfKind(kind))) return false;
 	const namespace = getString(object, 'metadata', 'namespace') ?? '';
 	if (!listAllows(strings(getPath(clause, 'namespaces')), namespace)) return false;
-	if (!listAllows(strings(getPath(clause, 'objectNames')), getString(object, 'metadata', 'name') ?? '')) {
+	if (
+		!listAllows(
+			strings(getPath(clause, 'objectNames')),
+			getString(object, 'metadata', 'name') ?? '',
+		)
+	) {
 		return false;
 	}
 	const objectSelectors = getArray(clause, 'objectSelectors') ?? [];
@@ -115,7 +125,11 @@ function policyTargeting(
 			const clusterName = getString(cluster, 'metadata', 'name') ?? '';
 			const labels = labelsOf(cluster);
 			if (error) {
-				return { name: clusterName, deployed: false, why: `The controller selects no cluster: ${error}.` };
+				return {
+					name: clusterName,
+					deployed: false,
+					why: `The controller selects no cluster: ${error}.`,
+				};
 			}
 			if (selectors.length === 0) {
 				return {
@@ -134,11 +148,11 @@ function policyTargeting(
 				: {
 						name: clusterName,
 						deployed: false,
-						why: `No clusterSelectors entry matches: it wants ${selectors.map(selectorWords).join(' or ')}; cluster \`${clusterName}\` has ${Object.entries(
-							labels,
-						)
-							.map(([key, value]) => `${key}=${value}`)
-							.join(', ') || 'no labels'}.`,
+						why: `No clusterSelectors entry matches: it wants ${selectors.map(selectorWords).join(' or ')}; cluster \`${clusterName}\` has ${
+							Object.entries(labels)
+								.map(([key, value]) => `${key}=${value}`)
+								.join(', ') || 'no labels'
+						}.`,
 					};
 		})
 		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

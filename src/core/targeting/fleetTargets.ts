@@ -391,8 +391,7 @@ function clusterTargeting(
 	}
 	const customizations = targets.filter(
 		(target) =>
-			target.customization &&
-			groups.some((group) => matchesWith(target.criteria, cluster, group)),
+			target.customization && groups.some((group) => matchesWith(target.criteria, cluster, group)),
 	);
 	const applied = allMatches ? customizations : customizations.slice(0, 1);
 	const stopper = applied.find((target) => target.doNotDeploy);
@@ -418,8 +417,14 @@ function clusterTargeting(
 	};
 }
 
-/** Where each Fleet Bundle of the input goes: every candidate Cluster with the controller's decision and why. */
-export function fleetTargetsOf(objects: readonly unknown[]): BundleTargeting[] {
+/**
+ * Where each Fleet Bundle of the input goes (or only the one named): every candidate Cluster with the controller's
+ * decision and why.
+ */
+export function fleetTargetsOf(
+	objects: readonly unknown[],
+	only?: { readonly namespace: string; readonly name: string },
+): BundleTargeting[] {
 	const all: unknown[] = [];
 	const visit = (object: unknown): void => {
 		if (isRecord(object) && object.kind === 'List' && Array.isArray(object.items)) {
@@ -437,6 +442,12 @@ export function fleetTargetsOf(objects: readonly unknown[]): BundleTargeting[] {
 		),
 	};
 	return all
-		.filter((object) => isFleet(object, 'Bundle'))
-		.map((bundle) => targetingOf(bundle, fleet));
+		.filter(
+			(object) =>
+				isFleet(object, 'Bundle') &&
+				(only === undefined ||
+					(getString(object, 'metadata', 'namespace') === only.namespace &&
+						getString(object, 'metadata', 'name') === only.name)),
+		)
+		.map((bundle) => targetingOf(bundle as Record<string, unknown>, fleet));
 }
