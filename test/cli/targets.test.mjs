@@ -88,3 +88,43 @@ describe(`kube-status-lens targets on Node ${process.versions.node}`, () => {
 		);
 	});
 });
+
+describe(`kube-status-lens targets --plan on Node ${process.versions.node}`, () => {
+	const plan = (...extra) =>
+		run(
+			'targets',
+			'--plan',
+			join(root, 'test/fixtures/plan/base'),
+			join(root, 'test/fixtures/plan/head'),
+			'--clusters',
+			demo('fleet-mgmt'),
+			...extra,
+		);
+
+	it('says what a change of the GitOps repository deploys where, and fails on a bundle that reaches no cluster', () => {
+		const result = plan();
+		assert.equal(result.stderr, '');
+		assert.equal(result.code, 1);
+		assert.match(result.stdout, /^Bundle fleet-default\/shop-frontend \(changed\) \+0 -0 ~2$/m);
+		assert.match(result.stdout, /^ {2}~ fleet-default\/prod-us-1: customization none -> us$/m);
+		assert.match(
+			result.stdout,
+			/^Bundle fleet-default\/shop-cache \(added\) \+0 -0 ~0 · reaches no cluster$/m,
+		);
+	});
+
+	it('prints the plan as JSON and the finding as SARIF', () => {
+		const entries = JSON.parse(plan('--json').stdout);
+		const frontend = entries.find((entry) => entry.name === 'shop-frontend');
+		assert.deepEqual(frontend.customizations, [
+			{ cluster: 'fleet-default/prod-eu-1', from: 'eu', to: null },
+			{ cluster: 'fleet-default/prod-us-1', from: null, to: 'us' },
+		]);
+		assert.equal(frontend.reaches, 2);
+		const sarif = JSON.parse(plan('--format', 'sarif').stdout);
+		assert.deepEqual(
+			sarif.runs[0].results.map((result) => result.message.text),
+			['Bundle fleet-default/shop-cache would reach no cluster of the inventory.'],
+		);
+	});
+});

@@ -67,6 +67,8 @@ interface Criterion {
 interface TargetEntry {
 	readonly index: number;
 	readonly name: string;
+	/** How a reason names it: its name, or its place when it has none (a GitRepo target need not be named). */
+	readonly label: string;
 	readonly customization: boolean;
 	readonly doNotDeploy: boolean;
 	readonly criteria: readonly Criterion[];
@@ -228,14 +230,14 @@ function groupsToTry(cluster: CandidateCluster): (GroupOf | undefined)[] {
 
 function whyTargetMisses(target: TargetEntry, cluster: CandidateCluster, what: string): string {
 	if (target.criteria.length === 0) {
-		return `${what} ${quoted(target.name)} names no cluster, group or selector, so it matches none`;
+		return `${what} ${target.label} names no cluster, group or selector, so it matches none`;
 	}
 	const failing = target.criteria.find(
 		(criterion) => !groupsToTry(cluster).some((group) => criterion.test(cluster, group)),
 	);
 	return failing
-		? `${what} ${quoted(target.name)} ${failing.whyNot(cluster)}`
-		: `${what} ${quoted(target.name)} needs ${target.criteria.map((criterion) => criterion.words).join(' and ')} of one ClusterGroup, which no group of the cluster meets`;
+		? `${what} ${target.label} ${failing.whyNot(cluster)}`
+		: `${what} ${target.label} needs ${target.criteria.map((criterion) => criterion.words).join(' and ')} of one ClusterGroup, which no group of the cluster meets`;
 }
 
 function clusterGroupsOf(
@@ -288,6 +290,9 @@ function targetsOf(bundle: Record<string, unknown>): {
 	const targets = targetList.map((entry, index) => ({
 		index,
 		name: getString(entry, 'name') ?? '',
+		label: getString(entry, 'name')
+			? quoted(getString(entry, 'name') ?? '')
+			: `spec.targets[${index}]`,
 		customization: restrictionList.length > 0 && index < customizations,
 		doNotDeploy: getPath(entry, 'doNotDeploy') === true,
 		criteria: criteriaOf(entry, `spec.targets[${index}]`),
@@ -366,7 +371,7 @@ function clusterTargeting(
 		if (deployment.length === 0) {
 			why = 'The bundle has no deployment target (spec.targets holds only customizations)';
 		} else if (restricted) {
-			why = `Target ${quoted(restricted.name)} matches, but no spec.targetRestrictions entry allows cluster ${quoted(cluster.name)} (excluded by targetRestrictions)`;
+			why = `Target ${restricted.label} matches, but no spec.targetRestrictions entry allows cluster ${quoted(cluster.name)} (excluded by targetRestrictions)`;
 		} else {
 			why = deployment.map((target) => whyTargetMisses(target, cluster, 'target')).join('; ');
 		}
@@ -386,7 +391,7 @@ function clusterTargeting(
 			target: matched.name,
 			customization: null,
 			doNotDeploy: true,
-			why: `Matched target ${quoted(matched.name)}, which says doNotDeploy.`,
+			why: `Matched target ${matched.label}, which says doNotDeploy.`,
 		};
 	}
 	const customizations = targets.filter(
@@ -396,7 +401,7 @@ function clusterTargeting(
 	const applied = allMatches ? customizations : customizations.slice(0, 1);
 	const stopper = applied.find((target) => target.doNotDeploy);
 	const names = applied.length > 0 ? applied.map((target) => target.name).join(', ') : null;
-	const by = `target ${quoted(matched.name)} (${matched.criteria.map((criterion) => criterion.words).join(' and ')})`;
+	const by = `target ${matched.label} (${matched.criteria.map((criterion) => criterion.words).join(' and ')})`;
 	if (stopper) {
 		return {
 			...base,
@@ -404,7 +409,7 @@ function clusterTargeting(
 			target: matched.name,
 			customization: names,
 			doNotDeploy: true,
-			why: `Reached by ${by}, but matched customization ${quoted(stopper.name)}, which says doNotDeploy${allMatches ? ' (AllMatches: any applied one skips the cluster)' : ' (the first matching customization decides)'}.`,
+			why: `Reached by ${by}, but matched customization ${stopper.label}, which says doNotDeploy${allMatches ? ' (AllMatches: any applied one skips the cluster)' : ' (the first matching customization decides)'}.`,
 		};
 	}
 	return {
@@ -413,7 +418,7 @@ function clusterTargeting(
 		target: matched.name,
 		customization: names,
 		doNotDeploy: false,
-		why: `Reached by ${by}${names ? `, with customization ${applied.map((target) => quoted(target.name)).join(', ')}` : ''}.`,
+		why: `Reached by ${by}${names ? `, with customization ${applied.map((target) => target.label).join(', ')}` : ''}.`,
 	};
 }
 
