@@ -3,7 +3,14 @@
 // and the results the graph computed for them when they arrived (a cell never computes a status again). Cells are
 // kept in typed arrays, one slot per row and column, so 200,000 cells are a few arrays rather than 200,000 objects;
 // cellAt makes the object of one cell when something asks for it.
-import { getRecord, getString, isRecord, labelsOf, type K8sObject } from '../model/object.ts';
+import {
+	getArray,
+	getRecord,
+	getString,
+	isRecord,
+	labelsOf,
+	type K8sObject,
+} from '../model/object.ts';
 import { toneOfState } from '../status/fleet.ts';
 import {
 	fleetLabels,
@@ -14,6 +21,7 @@ import {
 	type BundleSummary,
 } from '../status/fleetSummary.ts';
 import { toneRank, type StatusResult, type Tone } from '../status/result.ts';
+import { fleetTargetsOf } from '../targeting/fleetTargets.ts';
 import {
 	clusterGroupMatcherOf,
 	fleetApiGroup,
@@ -37,7 +45,14 @@ export interface MatrixStyle {
 	/** Two or three letters shown in the cell; the full word is its accessible name. */
 	readonly abbreviation: string;
 	readonly tone: Tone;
+	/** False for a cell that stands for no deployment (not targeted): row and column summaries leave it out. */
+	readonly counted?: false;
 }
+
+/** The state word of a cell the Bundle's targets do not reach (issue 31): in words, never counted. */
+const notTargetedState = 'not targeted';
+/** The state word of a cell the targets reach where Fleet has no BundleDeployment yet: the controller is behind. */
+const noBundleDeploymentState = 'no BundleDeployment yet';
 
 /** One cell: the state of the object at a row and column, in words first. */
 export interface MatrixCell extends MatrixStyle {
@@ -80,7 +95,7 @@ export class MatrixTables {
 	private readonly styleIndex = new Map<string, Map<Tone, number>>();
 	private readonly textIndex = new Map<string, number>([['', 0]]);
 
-	style(state: string, tone: Tone): number {
+	style(state: string, tone: Tone, counted = true): number {
 		let byTone = this.styleIndex.get(state);
 		if (!byTone) {
 			byTone = new Map();
@@ -89,7 +104,12 @@ export class MatrixTables {
 		let index = byTone.get(tone);
 		if (index === undefined) {
 			index = this.styles.length;
-			this.styles.push({ state, abbreviation: abbreviationOf(state), tone });
+			this.styles.push({
+				state,
+				abbreviation: abbreviationOf(state),
+				tone,
+				...(counted ? {} : { counted: false as const }),
+			});
 			byTone.set(tone, index);
 		}
 		return index;
@@ -145,6 +165,8 @@ const knownAbbreviations: Readonly<Record<string, string>> = {
 	WaitApplied: 'WA',
 	WaitingForDependency: 'WFD',
 	ErrApplied: 'ERR',
+	[notTargetedState]: '—',
+	[noBundleDeploymentState]: 'NBD',
 	Unknown: '?',
 };
 
@@ -749,7 +771,62 @@ function buildFleetMatrix(
 		if (lines) cellNotReady.set(cell, lines);
 		else cellNotReady.delete(cell);
 	}
+	placeTargeting(grid, bundleObjects, read, bundles, clusters, tables, rowCounts);
 	return { ...grid, readCells, placeCell };
+}
+
+/**
+ * Where the Bundles' targets say they go (src/core/targeting), for the cells of real Bundles by real Clusters: an
+ * empty cell the targets do not reach reads "not targeted" with the reason, one they reach "no BundleDeployment yet"
+ * (the controller is behind); a BundleDeployment on a cluster the targets no longer reach is said to be stale.
+ * Bundles known from their status summary only (roll-ups-only) are left as they are.
+ */
+function placeTargeting(
+	grid: RolloutMatrix,
+	bundleObjects: readonly K8sObject[],
+	read: readonly unknown[],
+	bundles: ByPair<Draft<MatrixRow>>,
+	clusters: ByPair<Draft<MatrixColumn>>,
+	tables: MatrixTables,
+	rowCounts: ReadonlyMap<Draft<MatrixRow>, unknown>,
+): void {
+	if (bundleObjects.length === 0) return;
+	const width = grid.columns.length;
+	const { cellStyles, cellTexts } = grid;
+	const cellObjects = grid.cellObjects as (K8sObject | undefined)[];
+	const bundleOf = new Map(
+		bundleObjects.map((object) => [pairOf(namespaceOf(object), nameOf(object)), object]),
+	);
+	const notTargeted = tables.style(notTargetedState, 'unknown', false);
+	const behind = tables.style(noBundleDeploymentState, 'warning');
+	for (const targeting of fleetTargetsOf(read)) {
+		const row = bundles.get(targeting.namespace, targeting.name);
+		const object = bundleOf.get(pairOf(targeting.namespace, targeting.name));
+		// A Bundle without spec.targets is an extract (Fleet always writes them): where it goes is not known.
+		if (!row || rowCounts.has(row) || (getArray(object, 'spec', 'targets') ?? []).length === 0) {
+			continue;
+		}
+		for (const cluster of targeting.clusters) {
+			const column = clusters.get(cluster.namespace, cluster.name);
+			if (!column) continue;
+			const cell = row.index * width + column.index;
+			const style = cellStyles[cell] ?? -1;
+			if (style < 0) {
+				// The cell stands for the Bundle on that cluster: a click reveals the Bundle.
+				cellObjects[cell] = object;
+				cellStyles[cell] = cluster.deployed ? behind : notTargeted;
+				cellTexts[cell] = tables.text(
+					cluster.deployed
+						? `${cluster.why} Fleet has no BundleDeployment here yet: the controller is behind.`
+						: cluster.why,
+				);
+			} else if (!cluster.deployed) {
+				cellTexts[cell] = tables.text(
+					`${tables.texts[cellTexts[cell] ?? 0] ?? ''}\nStale: the Bundle's targets no longer reach this cluster. ${cluster.why}`,
+				);
+			}
+		}
+	}
 }
 
 function isFleetObject(object: K8sObject): boolean {
@@ -1009,7 +1086,7 @@ export function summariesOf(matrix: RolloutMatrix): MatrixSummaries {
 		const overridden = matrix.rowCounts.get(row);
 		for (let column = 0; column < width; column++) {
 			const style = matrix.cellStyles[row * width + column] ?? -1;
-			if (style < 0) continue;
+			if (style < 0 || styles[style]?.counted === false) continue;
 			if (!overridden) rowCounts[rowOffset + style] = (rowCounts[rowOffset + style] ?? 0) + 1;
 			columnCounts[column * kinds + style] = (columnCounts[column * kinds + style] ?? 0) + 1;
 		}

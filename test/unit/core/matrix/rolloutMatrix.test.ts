@@ -574,3 +574,55 @@ describe('the panel page', () => {
 		assert.doesNotMatch(panel, /\son[a-z]+="/, 'no inline event handlers');
 	});
 });
+
+describe('cells the targets do not reach (issue 31)', () => {
+	const targeted = (name: string): Record<string, unknown> => ({
+		...bundle(name, 'shop'),
+		spec: { targets: [{ name: 'prod', clusterSelector: { matchLabels: { env: 'prod' } } }] },
+	});
+	const objects = [
+		gitRepo('shop'),
+		targeted('web'),
+		cluster('prod-1', { env: 'prod' }),
+		cluster('prod-2', { env: 'prod' }),
+		cluster('dev-1', { env: 'dev' }),
+		bd('web', 'shop', 'prod-1', 'Ready'),
+		bd('web', 'shop', 'dev-1', 'Ready'),
+	];
+	const matrix = buildRolloutMatrix('fleet', plainSource(objects));
+
+	it('says "not targeted" with the reason, apart from a cluster the targets reach without a BundleDeployment', () => {
+		const web = 'Bundle fleet-default/web';
+		assert.equal(cellState(matrix, web, 'fleet-default/prod-2'), 'no BundleDeployment yet');
+		assert.match(
+			cellOf(matrix, web, 'fleet-default/prod-2')?.message ?? '',
+			/the controller is behind/,
+		);
+		const dev = cellOf(matrix, web, 'fleet-default/dev-1');
+		assert.equal(dev?.state, 'Ready');
+		assert.match(
+			dev?.message ?? '',
+			/Stale: the Bundle's targets no longer reach this cluster\. target `prod` wants env=prod; cluster `dev-1` has env=dev\./,
+		);
+	});
+
+	it('leaves not-targeted cells out of the summaries, and counts a missing BundleDeployment', () => {
+		const noDev = buildRolloutMatrix(
+			'fleet',
+			plainSource(
+				objects.filter(
+					(object) =>
+						!(object.kind === 'BundleDeployment' && JSON.stringify(object).includes('dev-1')),
+				),
+			),
+		);
+		const web = 'Bundle fleet-default/web';
+		assert.equal(cellState(noDev, web, 'fleet-default/dev-1'), 'not targeted');
+		assert.equal(cellOf(noDev, web, 'fleet-default/dev-1')?.abbreviation, '—');
+		assert.match(
+			cellOf(noDev, web, 'fleet-default/dev-1')?.message ?? '',
+			/^target `prod` wants env=prod/,
+		);
+		assert.equal(summaryOf(noDev, web), '1/2 no BundleDeployment yet');
+	});
+});
