@@ -8,7 +8,7 @@ import { getArray, getPath, getString, groupOf, isRecord, labelsOf } from '../mo
 import { resourceOfKind } from '../model/resourceNames.ts';
 import { labelSelectorMatcherOf } from '../status/fleetRollup.ts';
 import { isKubestellarGroup } from '../status/kubestellar.ts';
-import { selectorWords } from './fleetTargets.ts';
+import { selectorWords, withoutLists } from './fleetTargets.ts';
 
 /** Where one BindingPolicy goes, as the `targets` command's contract writes it. */
 export interface BindingPolicyTargeting {
@@ -169,13 +169,7 @@ function policyTargeting(
 
 /** Every BindingPolicy of the input with the inventory clusters and workload objects it selects. */
 export function bindingPolicyTargetsOf(objects: readonly unknown[]): BindingPolicyTargeting[] {
-	const all: unknown[] = [];
-	const visit = (object: unknown): void => {
-		if (isRecord(object) && object.kind === 'List' && Array.isArray(object.items)) {
-			for (const item of object.items) visit(item);
-		} else all.push(object);
-	};
-	for (const object of objects) visit(object);
+	const all = withoutLists(objects);
 	const inventory = all.filter(
 		(object): object is Record<string, unknown> =>
 			isRecord(object) &&

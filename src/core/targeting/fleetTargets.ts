@@ -422,6 +422,18 @@ function clusterTargeting(
 	};
 }
 
+/** The objects, with the items of each `kind: List` in its place. */
+export function withoutLists(objects: readonly unknown[]): unknown[] {
+	const all: unknown[] = [];
+	const visit = (object: unknown): void => {
+		if (isRecord(object) && object.kind === 'List' && Array.isArray(object.items)) {
+			for (const item of object.items) visit(item);
+		} else all.push(object);
+	};
+	for (const object of objects) visit(object);
+	return all;
+}
+
 /**
  * Where each Fleet Bundle of the input goes (or only the one named): every candidate Cluster with the controller's
  * decision and why.
@@ -430,13 +442,7 @@ export function fleetTargetsOf(
 	objects: readonly unknown[],
 	only?: { readonly namespace: string; readonly name: string },
 ): BundleTargeting[] {
-	const all: unknown[] = [];
-	const visit = (object: unknown): void => {
-		if (isRecord(object) && object.kind === 'List' && Array.isArray(object.items)) {
-			for (const item of object.items) visit(item);
-		} else all.push(object);
-	};
-	for (const object of objects) visit(object);
+	const all = withoutLists(objects);
 	const fleet: Fleet = {
 		clusters: all.filter((object) => isFleet(object, 'Cluster')),
 		groups: all.filter((object) => isFleet(object, 'ClusterGroup')),
