@@ -34,7 +34,8 @@ import { optionsOrExit, usageError, type OptionSpec } from './options.ts';
 const usage = `Usage: kube-status-lens mcp [PATH...] [--context NAME]... [--all-contexts]
 
 Serves Kube Status Lens's tools to an assistant over the Model Context Protocol, on stdin and stdout:
-list_kube_status_problems, explain_kube_status, preview_wec_status_merge and run_fleet_checks.
+list_kube_status_problems, explain_kube_status, preview_wec_status_merge, run_fleet_checks and
+explain_kube_placement.
 
   PATH               manifests, folders (read recursively) and fleet dump archives, each read once at start
   --context NAME     also read this kube context (KUBECONFIG, else ~/.kube/config) when a call names no

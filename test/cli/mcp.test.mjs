@@ -44,7 +44,7 @@ describe(`kube-status-lens mcp on the example workspace, Node ${process.versions
 		await client?.close();
 	});
 
-	it('lists the four tools, read-only, with closed input schemas', async () => {
+	it('lists the five tools, read-only, with closed input schemas', async () => {
 		const { tools } = await client.listTools();
 		assert.deepEqual(
 			tools.map((tool) => tool.name),
@@ -53,6 +53,7 @@ describe(`kube-status-lens mcp on the example workspace, Node ${process.versions
 				'explain_kube_status',
 				'preview_wec_status_merge',
 				'run_fleet_checks',
+				'explain_kube_placement',
 			],
 		);
 		for (const tool of tools) {

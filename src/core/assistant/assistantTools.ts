@@ -1,15 +1,16 @@
-// The engine as tools for assistants (VS Code's language model tools and the MCP server): four read-only tools over
+// The engine as tools for assistants (VS Code's language model tools and the MCP server): five read-only tools over
 // the resource graph, each answering with a one-line summary first, bounded, saying how old its data is, in the
 // words of Explain. Pure: the caller gives the graph, its roots and the clock.
 import { assistantTools, type AssistantToolName } from './definitions.ts';
 import { explainAnswer } from './explainAnswer.ts';
 import { fleetChecksAnswer, listAnswer, mergeAnswer } from './otherAnswers.ts';
+import { placementAnswer } from './placementAnswer.ts';
 import type { AssistantAnswer, AssistantWorld, ToolInput } from './world.ts';
 
 export { assistantTools };
 export type { AssistantAnswer, AssistantRoot, AssistantWorld } from './world.ts';
 
-const inputKeys = ['kind', 'namespace', 'name', 'context', 'path'] as const;
+const inputKeys = ['kind', 'namespace', 'name', 'context', 'path', 'cluster'] as const;
 
 function checkedInput(
 	tool: AssistantToolName,
@@ -77,6 +78,8 @@ export function runAssistantTool(
 				return mergeAnswer(world, checked.input);
 			case 'run_fleet_checks':
 				return fleetChecksAnswer(world, checked.input);
+			case 'explain_kube_placement':
+				return placementAnswer(world, checked.input);
 		}
 	} catch (error) {
 		// A rule that throws on an unforeseen shape must not take the server or the chat down.

@@ -1,4 +1,4 @@
-// The four tools an assistant can call, as data: the same names, descriptions and input schemas serve VS Code's
+// The five tools an assistant can call, as data: the same names, descriptions and input schemas serve VS Code's
 // language model tools and the MCP server. Descriptions say what a tool does, when to use it and when not, and
 // what it returns, as VS Code's tool guidelines ask.
 
@@ -22,7 +22,8 @@ export type AssistantToolName =
 	| 'list_kube_status_problems'
 	| 'explain_kube_status'
 	| 'preview_wec_status_merge'
-	| 'run_fleet_checks';
+	| 'run_fleet_checks'
+	| 'explain_kube_placement';
 
 const kind = {
 	type: 'string',
@@ -46,7 +47,13 @@ const path = {
 		'A folder, manifest file or fleet dump archive that is open as a root (as given to the server or open in the workspace). Leave out to use every root.',
 };
 
-/** The four tools, in the order a user meets them. */
+const cluster = {
+	type: 'string',
+	description:
+		'Name of a Fleet Cluster or KubeStellar inventory cluster (WEC). Optional: answers for that cluster alone.',
+};
+
+/** The five tools, in the order a user meets them. */
 export const assistantTools: readonly AssistantToolDefinition[] = [
 	{
 		name: 'list_kube_status_problems',
@@ -91,6 +98,18 @@ export const assistantTools: readonly AssistantToolDefinition[] = [
 		inputSchema: {
 			type: 'object',
 			properties: { context, path },
+			additionalProperties: false,
+		},
+	},
+	{
+		name: 'explain_kube_placement',
+		displayName: 'Explain where a Bundle or BindingPolicy goes',
+		description:
+			"Says where a Fleet Bundle (or a GitRepo's or HelmOp's Bundles) or a KubeStellar BindingPolicy goes and why not elsewhere, as the controllers decide it: for each cluster of the input whether it gets the bundle, the target and customization that apply, doNotDeploy, and for a cluster not reached the criterion and the value that failed (e.g. target prod wants env=prod; cluster eu-2 has env=staging); for a BindingPolicy which inventory clusters and workload objects it selects. Use it for questions like 'why is my bundle not on cluster X' or 'which clusters does this policy pick'; for why an object is not ready use explain_kube_status. Give name (a Bundle, GitRepo, HelmOp or BindingPolicy), and cluster to ask about one cluster.",
+		inputSchema: {
+			type: 'object',
+			properties: { name, namespace, cluster, context, path },
+			required: ['name'],
 			additionalProperties: false,
 		},
 	},

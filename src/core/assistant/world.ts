@@ -43,6 +43,8 @@ export interface ToolInput {
 	readonly name?: string | undefined;
 	readonly context?: string | undefined;
 	readonly path?: string | undefined;
+	/** A cluster to answer for (explain_kube_placement). */
+	readonly cluster?: string | undefined;
 }
 
 /** At most this many items per answer, and about this many characters. */

@@ -256,6 +256,8 @@ function invocationMessage(name: string, input: unknown): string {
 			return `Previewing the WEC status merge of ${object || 'a workload'}${place}`;
 		case 'run_fleet_checks':
 			return `Running Fleet's checks${place}`;
+		case 'explain_kube_placement':
+			return `Explaining where ${object || 'a bundle'} goes${word('cluster') ? `, and whether on ${word('cluster') ?? ''}` : ''}${place}`;
 		default:
 			return `Running ${name.slice(0, 80)}`;
 	}

@@ -102,6 +102,7 @@ input, select { color: var(--vscode-input-foreground); background: var(--vscode-
 .tone-progressing { color: var(--tone-progressing); } .tone-progressing::before { content: var(--glyph-progressing); }
 .tone-unknown { color: var(--tone-unknown); } .tone-unknown::before { content: var(--glyph-unknown); }
 .tone-suspended { color: var(--tone-suspended); } .tone-suspended::before { content: var(--glyph-suspended); }
+.cell.untargeted::before { content: none; }
 .cell.active { outline: 2px solid var(--vscode-focusBorder); outline-offset: -2px; }
 body.vscode-high-contrast .cell:not(.empty), body.vscode-high-contrast-light .cell:not(.empty) { border-color: var(--vscode-contrastBorder); }
 body.vscode-high-contrast .tone-error, body.vscode-high-contrast .tone-warning { color: var(--vscode-editor-background); }

@@ -13,7 +13,7 @@ describe('language model tools', () => {
 		assert.match(text, /Data: "Workspace manifests" read \d+ (s|min) ago/, text);
 	});
 
-	it('lists the four tools with the names and input schemas of the core', () => {
+	it('lists the five tools with the names and input schemas of the core', () => {
 		for (const tool of assistantTools) {
 			const listed = vscode.lm.tools.find((candidate) => candidate.name === tool.name);
 			assert.ok(listed, `${tool.name} is in vscode.lm.tools`);

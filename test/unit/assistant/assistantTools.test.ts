@@ -78,7 +78,7 @@ function failingKustomization(name: string, message: string): Record<string, unk
 }
 
 describe('assistant tools: the definitions', () => {
-	it('are the four tools, each with a closed input schema', () => {
+	it('are the five tools, each with a closed input schema', () => {
 		assert.deepEqual(
 			assistantTools.map((tool) => tool.name),
 			[
@@ -86,6 +86,7 @@ describe('assistant tools: the definitions', () => {
 				'explain_kube_status',
 				'preview_wec_status_merge',
 				'run_fleet_checks',
+				'explain_kube_placement',
 			],
 		);
 		for (const tool of assistantTools) {

@@ -258,7 +258,8 @@ function render(): void {
 			const cell = cellOf(rowIndex, columnIndex);
 			const left = rowHeaderWidth + columnPlaceAt * columnWidth;
 			const div = box(
-				`cell ${cell ? `tone-${cell.tone}` : 'empty'}`,
+				// A cell the targets do not reach is no state: no glyph, and quieter than an unknown one.
+				`cell ${cell ? `tone-${cell.tone}${cell.state === 'not targeted' ? ' untargeted' : ''}` : 'empty'}`,
 				cell ? cell.abbreviation : row.fromSummary ? '–' : '·',
 				left,
 				top,
