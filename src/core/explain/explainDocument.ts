@@ -384,6 +384,20 @@ export function explainNodeMarkdown(
 	if (start.contextFlags.system === 'fleet' && start.ref?.kind === 'Bundle' && startObject) {
 		whereItGoesLines(lines, graph, start.rootId, start.ref.namespace ?? '', start.ref.name);
 	}
+	if (
+		start.contextFlags.system === 'fleet' &&
+		(start.ref?.kind === 'GitRepo' || start.ref?.kind === 'HelmOp') &&
+		startObject
+	) {
+		ownerReachLines(
+			lines,
+			graph,
+			start.rootId,
+			start.ref.kind,
+			start.ref.namespace ?? '',
+			start.ref.name,
+		);
+	}
 	if (start.contextFlags.system === 'fleet' && start.ref?.kind === 'Cluster' && startObject) {
 		whatItGetsLines(lines, graph, start.rootId, start.ref.namespace ?? '', start.ref.name);
 	}
@@ -489,6 +503,51 @@ function whereItGoesLines(
 	if (targeting.clusters.length > shown.length) {
 		lines.push(
 			`- and ${targeting.clusters.length - shown.length} more (kube-status-lens targets lists them all)`,
+		);
+	}
+	lines.push('');
+}
+
+/** A GitRepo's or HelmOp's Bundles, each with how many clusters it reaches and which it does not. */
+function ownerReachLines(
+	lines: string[],
+	graph: ResourceGraph,
+	rootId: string,
+	kind: 'GitRepo' | 'HelmOp',
+	namespace: string,
+	name: string,
+): void {
+	const label =
+		kind === 'GitRepo' ? 'fleet.cattle.io/repo-name' : 'fleet.cattle.io/fleet-helm-name';
+	const objects = graph.objectsOf(rootId);
+	const owned = new Set(
+		objects
+			.filter(
+				(object) =>
+					getString(object, 'kind') === 'Bundle' &&
+					getString(object, 'metadata', 'namespace') === namespace &&
+					getString(object, 'metadata', 'labels', label) === name,
+			)
+			.map((object) => getString(object, 'metadata', 'name') ?? ''),
+	);
+	if (owned.size === 0) return;
+	const bundles = fleetTargetsOf(objects).filter(
+		(bundle) => bundle.namespace === namespace && owned.has(bundle.name),
+	);
+	if (bundles.every((bundle) => bundle.clusters.length === 0)) return;
+	lines.push('## Where its bundles go', '');
+	for (const bundle of bundles.slice(0, 10)) {
+		const reached = bundle.clusters.filter((cluster) => cluster.deployed).length;
+		const missed = bundle.clusters.filter((cluster) => !cluster.deployed);
+		lines.push(
+			`- **${field(bundle.name)}** reaches ${reached} of ${bundle.clusters.length} cluster${bundle.clusters.length === 1 ? '' : 's'}${
+				missed.length > 0
+					? `; not ${missed
+							.slice(0, 5)
+							.map((cluster) => field(cluster.name))
+							.join(', ')}${missed.length > 5 ? ', …' : ''} (explain the Bundle for why)`
+					: ''
+			}.`,
 		);
 	}
 	lines.push('');

@@ -23,6 +23,14 @@ describe('Explain: where a Bundle goes', () => {
 		assert.match(text, /^- Yes: \*\*fleet-default\/prod-eu-1\*\* — Reached by target `default`/m);
 	});
 
+	it('lists for a GitRepo how far each of its Bundles reaches', () => {
+		const text = explain('fleet.cattle.io|GitRepo|fleet-default|shop');
+		assert.match(
+			text,
+			/## Where its bundles go\n\n- \*\*shop-cache\*\* reaches 3 of 4 clusters; not edge-1 \(explain the Bundle for why\)\./,
+		);
+	});
+
 	it('lists for a Cluster the bundles it gets and those it does not', () => {
 		const text = explain('fleet.cattle.io|Cluster|fleet-default|staging-1');
 		assert.match(
