@@ -12,6 +12,7 @@ import { readConditions } from '../model/condition.ts';
 import { getString } from '../model/object.ts';
 import { noHealthSentence } from '../status/argocdHealth.ts';
 import { refusingPolicyLines, rejectionOfObject } from '../status/fleetPolicy.ts';
+import { bindingPolicyTargetsOf } from '../targeting/bindingPolicyTargets.ts';
 import { fleetTargetsOf } from '../targeting/fleetTargets.ts';
 import { toneRank } from '../status/result.ts';
 import type { ResourceGraph } from '../tree/model.ts';
@@ -398,6 +399,9 @@ export function explainNodeMarkdown(
 			start.ref.name,
 		);
 	}
+	if (start.ref?.kind === 'BindingPolicy' && start.contextFlags.system === 'kubestellar') {
+		policyReachLines(lines, graph, start.rootId, start.ref.name);
+	}
 	if (start.contextFlags.system === 'fleet' && start.ref?.kind === 'Cluster' && startObject) {
 		whatItGetsLines(lines, graph, start.rootId, start.ref.namespace ?? '', start.ref.name);
 	}
@@ -548,6 +552,38 @@ function ownerReachLines(
 							.join(', ')}${missed.length > 5 ? ', …' : ''} (explain the Bundle for why)`
 					: ''
 			}.`,
+		);
+	}
+	lines.push('');
+}
+
+/** A BindingPolicy's inventory clusters and workload objects of this input: which it selects, and why not. */
+function policyReachLines(
+	lines: string[],
+	graph: ResourceGraph,
+	rootId: string,
+	name: string,
+): void {
+	const policy = bindingPolicyTargetsOf(graph.objectsOf(rootId)).find(
+		(candidate) => candidate.name === name,
+	);
+	if (!policy || policy.clusters.length + policy.objects.length === 0) return;
+	const selected = policy.clusters.filter((cluster) => cluster.deployed).length;
+	const objects = policy.objects.filter((object) => object.selected);
+	lines.push(
+		'## Where it goes',
+		'',
+		`Selects ${selected} of ${policy.clusters.length} inventory cluster${policy.clusters.length === 1 ? '' : 's'} and ${objects.length} of ${policy.objects.length} object${policy.objects.length === 1 ? '' : 's'} of this input${policy.error ? ` (${field(policy.error)})` : ''}.`,
+		'',
+	);
+	for (const cluster of policy.clusters.slice(0, 20)) {
+		lines.push(
+			`- ${cluster.deployed ? 'Yes' : 'No'}: **${field(cluster.name)}** — ${field(cluster.why)}`,
+		);
+	}
+	for (const object of objects.slice(0, 20)) {
+		lines.push(
+			`- Places **${field(`${object.kind} ${object.namespace ? `${object.namespace}/` : ''}${object.name}`)}**`,
 		);
 	}
 	lines.push('');

@@ -2,7 +2,12 @@
 // from the example workspace's Bundles, Clusters and ClusterGroups.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { explainNodeMarkdown } from '../../../../src/core/explain/explainDocument.ts';
+import { parseManifests } from '../../../../src/core/manifest/parse.ts';
+import { ResourceGraph } from '../../../../src/core/tree/model.ts';
+import { repoRoot } from '../../../support/conformance.ts';
 import { exampleGraph } from '../../causes/fixtures.ts';
 
 function explain(key: string): string {
@@ -42,5 +47,36 @@ describe('Explain: where a Bundle goes', () => {
 			/^- No: \*\*fleet-default\/ingress-nginx\*\* — target `default` wants clusterGroup `production`/m,
 		);
 		assert.match(text, /^- Yes: \*\*fleet-default\/shop-frontend\*\*/m);
+	});
+
+	it('lists for a BindingPolicy the inventory clusters it selects and the objects it places', () => {
+		const graph = new ResourceGraph();
+		graph.addRoot('ws', 'demo');
+		const files = ['kubestellar-wds', 'kubestellar-its'].flatMap((folder) =>
+			readdirSync(join(repoRoot, 'examples/cluster', folder)).map((file) =>
+				join(repoRoot, 'examples/cluster', folder, file),
+			),
+		);
+		graph.setSourcesObjects(
+			'ws',
+			files.map((file) => ({
+				sourceId: file,
+				objects: parseManifests(readFileSync(file, 'utf8')).objects.map((entry) => ({
+					object: entry.object,
+				})),
+			})),
+		);
+		const id = graph.findNodesForObject(
+			'ws',
+			'control.kubestellar.io|BindingPolicy||nginx-multiwec',
+		)[0];
+		assert.ok(id);
+		const text = explainNodeMarkdown(graph, id).replace(/\\(.)/g, '$1');
+		assert.match(text, /## Where it goes\n\nSelects 3 of 3 inventory clusters/);
+		assert.match(
+			text,
+			/^- Yes: \*\*cluster1\*\* — clusterSelectors\[0\] \(location-group=edge\) matches its labels\.$/m,
+		);
+		assert.match(text, /^- Places \*\*Deployment nginx\/nginx\*\*$/m);
 	});
 });
