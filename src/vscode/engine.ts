@@ -181,7 +181,10 @@ export function activateEngine(
 		provider: mergeProvider,
 		ensureStarted,
 	});
-	const { liveLenses, diagnostics } = registerEditorFeatures(context, { graph, live });
+	const { liveLenses, targetLenses, diagnostics } = registerEditorFeatures(context, {
+		graph,
+		live,
+	});
 	// What follows the whole graph (the status bar and badge count every object; previews and lenses wait for quiet)
 	// runs at most every 100 ms: a first read reports a change per file, and each refresh counts every object and
 	// sends several messages to the workbench.
@@ -190,6 +193,7 @@ export function activateEngine(
 		followersTimer = undefined;
 		mergePreview.graphChanged();
 		liveLenses.graphChanged();
+		targetLenses.graphChanged();
 		refreshSummary();
 	};
 	context.subscriptions.push({ dispose: () => clearTimeout(followersTimer) });

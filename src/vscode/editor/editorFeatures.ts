@@ -4,6 +4,7 @@ import { ManifestDiagnostics } from '../diagnostics/manifestDiagnostics.ts';
 import { QuickFixProvider } from '../diagnostics/quickFixProvider.ts';
 import { ManifestHoverProvider } from '../hovers/manifestHoverProvider.ts';
 import { LiveStatusCodeLensProvider, liveStatusLookup } from '../live/liveCodeLens.ts';
+import { TargetCodeLensProvider } from './targetCodeLens.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
 
 /**
@@ -13,12 +14,19 @@ import type { LiveFeed } from '../../live/liveFeed.ts';
 export function registerEditorFeatures(
 	context: vscode.ExtensionContext,
 	deps: { readonly graph: ResourceGraph; readonly live: LiveFeed },
-): { readonly liveLenses: LiveStatusCodeLensProvider; readonly diagnostics: ManifestDiagnostics } {
+): {
+	readonly liveLenses: LiveStatusCodeLensProvider;
+	readonly targetLenses: TargetCodeLensProvider;
+	readonly diagnostics: ManifestDiagnostics;
+} {
 	const { graph, live } = deps;
 	// They work on open YAML documents alone: no cluster, no workspace scan needed (untrusted too).
 	const diagnostics = new ManifestDiagnostics(graph);
 	const liveLenses = new LiveStatusCodeLensProvider(graph, live);
+	const targetLenses = new TargetCodeLensProvider(graph);
 	context.subscriptions.push(
+		targetLenses,
+		vscode.languages.registerCodeLensProvider({ language: 'yaml' }, targetLenses),
 		diagnostics,
 		vscode.languages.registerHoverProvider(
 			{ language: 'yaml' },
@@ -32,5 +40,5 @@ export function registerEditorFeatures(
 			QuickFixProvider.metadata,
 		),
 	);
-	return { liveLenses, diagnostics };
+	return { liveLenses, targetLenses, diagnostics };
 }

@@ -141,3 +141,20 @@ describe('the merge preview from picked files', () => {
 		assert.match(document.getText(), /readyReplicas: 1/);
 	});
 });
+
+describe('where targets go, above them in the editor (issue 31)', () => {
+	it("says above a GitRepo's target which clusters of the workspace it matches", async () => {
+		const lenses = await eventually('a targets CodeLens', async () => {
+			const found = await codeLensesOf(fileUri('fleet/manifests/gitrepo.yaml'));
+			return found.some((lens) => lens.command?.title.startsWith('matches ')) ? found : undefined;
+		});
+		const titles = lenses.map((lens) => lens.command?.title ?? '');
+		assert.ok(
+			titles.includes('matches 3 clusters of Workspace manifests: prod-eu-1, prod-us-1, staging-1'),
+			titles.join('\n'),
+		);
+		const target = lenses.find((lens) => lens.command?.title.startsWith('matches '));
+		// Above the target entry itself, not the object.
+		assert.ok((target?.range.start.line ?? 0) > 0);
+	});
+});
