@@ -186,7 +186,9 @@ function fleetYamlLenses(text: string, inventories: readonly TargetInventory[]):
 	return customizations.map((customization, index) => {
 		const names: string[] = [];
 		for (const namespace of namespaces) {
-			names.push(...matchedBy(customization, namespace, inventory, true).names);
+			for (const name of matchedBy(customization, namespace, inventory, true).names) {
+				names.push(name);
+			}
 		}
 		const first = getPath(customization, 'doNotDeploy') === true ? 'skips' : 'customizes';
 		return {
