@@ -422,6 +422,22 @@ export async function runStories(page, { out }) {
 		await shot('hover.png');
 	});
 
+	await story(
+		'a user opens a GitRepo manifest and reads above its target which clusters it matches',
+		async () => {
+			await page.mouse.move(5, 5);
+			await page.keyboard.press('Escape');
+			await palette.quickOpen('manifests/gitrepo.yaml', 'gitrepo.yaml');
+			await page.keyboard.press('Enter');
+			await editors.waitForTab('gitrepo.yaml');
+			await page
+				.locator('.monaco-editor .codelens-decoration', { hasText: 'matches 3 clusters' })
+				.first()
+				.waitFor({ timeout: 30_000 });
+			await shot('codelens-targets.png');
+		},
+	);
+
 	await story('a user opens the Problems panel and sees what the manifests get wrong', async () => {
 		await page.mouse.move(5, 5);
 		await page.keyboard.press('Escape');
