@@ -1,7 +1,8 @@
 // A stand-in for Fleet's status controllers in the demo cluster: after a scenario changes BundleDeployments, it
 // writes the GitRepo, HelmOp, Bundle, Cluster and ClusterGroup statuses that Fleet's controllers would write, as
 // fleetStatus.ts computes them from rancher/fleet's code (not with the extension's engine, which a test then
-// compares with what is written here), and records the gitops controller's Events.
+// compares with what is written here), and records the gitops controller's Events. Its poller stamps each GitRepo's
+// status.lastPollingTriggered as the gitjob controller's polling job does, so `fleet analyze` finds none unpolled.
 
 import {
 	bundleStatus,
@@ -266,6 +267,52 @@ export interface FleetControllerOptions {
 	readonly delayMs?: number;
 	/** Told about a status write that failed. */
 	readonly log?: (line: string) => void;
+	/** How often the stand-in poller looks at the GitRepos (default 5 s); 0 turns it off. */
+	readonly pollEveryMs?: number;
+}
+
+/** Fleet's gitjob controller polls a GitRepo without spec.pollingInterval every 15 s (defaultPollingSyncInterval). */
+const defaultPollingIntervalMs = 15_000;
+
+/** The ms of a Go duration made of hours, minutes and seconds ("1m30s"), or undefined. */
+function pollingIntervalMs(object: KubeObject): number | undefined {
+	const text = isJsonObject(object.spec) ? object.spec.pollingInterval : undefined;
+	if (typeof text !== 'string') return undefined;
+	const parts = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(text);
+	if (parts === null || text === '') return undefined;
+	const ms =
+		Number(parts[1] ?? 0) * 3_600_000 +
+		Number(parts[2] ?? 0) * 60_000 +
+		Number(parts[3] ?? 0) * 1000;
+	return ms > 0 ? ms : undefined;
+}
+
+/**
+ * Stamps status.lastPollingTriggered on the GitRepos that poll (no spec.disablePolling), as the gitjob controller's
+ * polling job does on each poll, once half their polling interval has passed since the last stamp: the stamp is
+ * then never older than the interval that `fleet analyze` measures it against. A GitRepo a Policy refused gets no
+ * polling job (the gitjob controller returns before scheduling one), so it stays unpolled, as `fleet analyze` would
+ * then report it. Returns how many it stamped.
+ */
+function pollGitRepos(store: ObjectStore, now: Date = store.now()): number {
+	const type = store.typeOf(fleetApiVersion, 'GitRepo');
+	if (type === undefined) return 0;
+	const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+	let stamped = 0;
+	for (const gitRepo of store.all(type)) {
+		if (typeof metadataOf(gitRepo).deletionTimestamp === 'string') continue;
+		const spec = isJsonObject(gitRepo.spec) ? gitRepo.spec : {};
+		if (spec.disablePolling === true || rejectedByPolicy(gitRepo)) continue;
+		const status: JsonObject = isJsonObject(gitRepo.status) ? gitRepo.status : {};
+		const last =
+			typeof status.lastPollingTriggered === 'string'
+				? Date.parse(status.lastPollingTriggered)
+				: NaN;
+		const interval = pollingIntervalMs(gitRepo) ?? defaultPollingIntervalMs;
+		if (Number.isFinite(last) && now.getTime() - last < interval / 2) continue;
+		if (writeStatus(store, type, gitRepo, { ...status, lastPollingTriggered: stamp })) stamped++;
+	}
+	return stamped;
 }
 
 const forceSyncKinds = ['GitRepo', 'HelmOp', 'Bundle'] as const;
@@ -286,12 +333,23 @@ export function startFleetController(
 	options: FleetControllerOptions = {},
 ): () => void {
 	const delayMs = options.delayMs ?? 300;
+	const pollEveryMs = options.pollEveryMs ?? 5_000;
+	const poll = (): void => {
+		try {
+			pollGitRepos(store);
+		} catch (error) {
+			options.log?.(`fleet: polling the GitRepos failed: ${(error as Error).message}`);
+		}
+	};
+	const poller = pollEveryMs > 0 ? setInterval(poll, pollEveryMs) : undefined;
+	poller?.unref();
+	if (poller !== undefined) poll();
 	const types = new Map<string, ResourceType>();
 	for (const kind of forceSyncKinds) {
 		const type = store.typeOf(fleetApiVersion, kind);
 		if (type) types.set(kind, type);
 	}
-	if (types.size === 0) return () => {};
+	if (types.size === 0) return () => clearInterval(poller);
 	const taken = new Map<string, number | undefined>();
 	const timers = new Map<string, NodeJS.Timeout>();
 	const keyOf = (type: ResourceType, object: KubeObject): string =>
@@ -347,6 +405,7 @@ export function startFleetController(
 		schedule(type, event.entry.object);
 	});
 	return () => {
+		clearInterval(poller);
 		unsubscribe();
 		for (const timer of timers.values()) clearTimeout(timer);
 		timers.clear();

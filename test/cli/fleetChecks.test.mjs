@@ -27,7 +27,7 @@ const dump = {
 				commit: 'c2',
 				pollingCommit: 'c2',
 				observedGeneration: 2,
-				lastPollingTime: '2026-03-01T11:59:58Z',
+				lastPollingTriggered: '2026-03-01T11:59:58Z',
 				conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-03-01T12:00:00Z' }],
 			},
 		},

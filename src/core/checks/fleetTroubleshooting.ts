@@ -204,7 +204,7 @@ function timeOf(text: unknown): number | undefined {
 
 /**
  * The newest timestamp the objects hold (conditions, a Cluster's `status.agent.lastSeen`, a GitRepo's
- * `status.lastPollingTime`, Events), in ms since the epoch: the clock of a dump or a folder of files, whose ages are
+ * `status.lastPollingTriggered`, Events), in ms since the epoch: the clock of a dump or a folder of files, whose ages are
  * measured from the time the objects were written rather than from now.
  */
 export function newestTimestampOf(
@@ -227,7 +227,7 @@ export function newestTimestampOf(
 			see(condition.lastUpdateTime);
 		}
 		see(getPath(object, 'status', 'agent', 'lastSeen'));
-		see(getPath(object, 'status', 'lastPollingTime'));
+		see(getPath(object, 'status', 'lastPollingTriggered'));
 	}
 	return newest;
 }
@@ -622,7 +622,9 @@ function gitRepoFindings<S>(checks: FleetChecks<S>, gitRepos: readonly Item<S>[]
 		const intervalText = getString(gitRepo.object, 'spec', 'pollingInterval');
 		const given = intervalText === undefined ? undefined : goDurationMs(intervalText);
 		const interval = given === undefined || given === 0 ? defaultPollingIntervalMs : given;
-		const lastPolledText = getString(gitRepo.object, 'status', 'lastPollingTime');
+		// Fleet's GitRepoStatus.LastPollingTime is written as `lastPollingTriggered` (its JSON tag); only the
+		// collector's own report names it lastPollingTime.
+		const lastPolledText = getString(gitRepo.object, 'status', 'lastPollingTriggered');
 		const lastPolled = timeOf(lastPolledText);
 		if (lastPolled !== undefined && now === undefined) {
 			checks.note(
@@ -632,7 +634,7 @@ function gitRepoFindings<S>(checks: FleetChecks<S>, gitRepos: readonly Item<S>[]
 		} else if (lastPolled === undefined || (now !== undefined && lastPolled < now - interval)) {
 			const when =
 				lastPolled === undefined || now === undefined
-					? 'never (no status.lastPollingTime)'
+					? 'never (no status.lastPollingTriggered)'
 					: `${ageText(now - lastPolled)} ago (${lastPolledText ?? ''})`;
 			checks.add(
 				gitRepo,

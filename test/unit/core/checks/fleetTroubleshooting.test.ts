@@ -48,7 +48,7 @@ function gitRepo(name: string, spec: object, status: object): Record<string, unk
 		kind: 'GitRepo',
 		metadata: { name, namespace, generation: 1 },
 		spec: { repo: 'https://github.com/rancher/fleet-examples', branch: 'master', ...spec },
-		status: { observedGeneration: 1, lastPollingTime: '2026-03-01T11:59:59Z', ...status },
+		status: { observedGeneration: 1, lastPollingTriggered: '2026-03-01T11:59:59Z', ...status },
 	};
 }
 
@@ -234,7 +234,7 @@ describe("Fleet's troubleshooting classes, on upstream's own test cases", () => 
 				{
 					commit: 'b785d408903225ed0ff86d22a749779f200561d7',
 					pollingCommit: 'cf70b2422b58c878b56c0b2a1ccce368a4a6ed33',
-					lastPollingTime: '2026-03-01T11:59:00Z',
+					lastPollingTriggered: '2026-03-01T11:59:00Z',
 				},
 			),
 			gitRepo(
@@ -243,13 +243,13 @@ describe("Fleet's troubleshooting classes, on upstream's own test cases", () => 
 				{
 					commit: 'b785d408903225ed0ff86d22a749779f200561d7',
 					webhookCommit: 'cf70b2422b58c878b56c0b2a1ccce368a4a6ed33',
-					lastPollingTime: '2026-03-01T11:59:50Z',
+					lastPollingTriggered: '2026-03-01T11:59:50Z',
 				},
 			),
 			gitRepo(
 				'test-gitrepo-unset',
 				{},
-				{ commit: 'a', pollingCommit: 'a', lastPollingTime: undefined },
+				{ commit: 'a', pollingCommit: 'a', lastPollingTriggered: undefined },
 			),
 		);
 		const result = findingsOf(objects, { complete: ['Bundle'] });
@@ -275,6 +275,25 @@ describe("Fleet's troubleshooting classes, on upstream's own test cases", () => 
 				.map((finding) => finding.object.name),
 			['test-gitrepo-1', 'test-gitrepo-unset'],
 		);
+	});
+
+	it('reads the last poll where Fleet writes it, status.lastPollingTriggered, and not a field Fleet never writes', () => {
+		// GitRepoStatus.LastPollingTime carries the JSON tag "lastPollingTriggered" (rancher/fleet gitrepo_types.go);
+		// "lastPollingTime" is only the name in the collector's own report.
+		const polled = gitRepo('polled', {}, { lastPollingTriggered: '2026-03-01T11:59:55Z' });
+		const misnamed = gitRepo(
+			'misnamed',
+			{},
+			{ lastPollingTriggered: undefined, lastPollingTime: '2026-03-01T11:59:55Z' },
+		);
+		const unpolled = findingsOf(input(polled, misnamed), { complete: ['Bundle'] }).findings.filter(
+			(finding) => finding.code === 'fleet-git-repos-unpolled',
+		);
+		assert.deepEqual(
+			unpolled.map((finding) => finding.object.name),
+			['misnamed'],
+		);
+		assert.match(unpolled[0]?.message ?? '', /never \(no status\.lastPollingTriggered\)/);
 	});
 
 	it('names an unreferenced Content, also on the Bundle that uses it (analyze_test: content size information)', () => {
@@ -466,7 +485,7 @@ describe("Fleet's troubleshooting classes, where they must stay quiet or say why
 			newestTimestampOf([
 				{ status: { conditions: [{ type: 'Ready', lastTransitionTime: '2026-03-01T10:00:00Z' }] } },
 				{ status: { agent: { lastSeen: '2026-03-01T10:30:00Z' } } },
-				{ status: { lastPollingTime: '2026-03-01T10:20:00Z' } },
+				{ status: { lastPollingTriggered: '2026-03-01T10:20:00Z' } },
 				{ apiVersion: 'events.k8s.io/v1', kind: 'Event', eventTime: '2026-03-01T11:00:00.000000Z' },
 			]),
 			Date.parse('2026-03-01T11:00:00Z'),
