@@ -50,7 +50,10 @@ if [ ! -f "$complete" ] || [ ! -f "$entry" ]; then
 	say "installing code-server $CODE_SERVER_VERSION into $dir (native modules build against Node 24: a few minutes)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	echo '{"private":true}' >"$dir/package.json"
+	# npm (11.16 on) runs a dependency's install scripts only once the project approves them, and warns until then:
+	# code-server's postinstall installs VS Code's own modules and argon2 builds with node-gyp. Those nested installs
+	# in code-server's folders read their own package.json, so they are approved as a whole below.
+	echo '{"private":true,"allowScripts":{"code-server":true,"argon2":true}}' >"$dir/package.json"
 	# Run from an npm script, this shell inherits npm's environment: the directory of the Node that runs npm first on
 	# PATH, NODE, and npm_* variables that the nested npm would read as its own config (npm_config_user_agent names
 	# Node 20, which code-server's postinstall checks and refuses; npm_config_local_prefix names this project).
@@ -65,7 +68,7 @@ if [ ! -f "$complete" ] || [ ! -f "$entry" ]; then
 			npm_* | NPM_* | NODE | NODE_OPTIONS | INIT_CWD) unset "$name" ;;
 			esac
 		done < <(env)
-		export PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir"
+		export PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir" npm_config_dangerously_allow_all_scripts=true
 		"$node_dir/bin/node" "$(readlink -f "$npm_cli" 2>/dev/null || echo "$npm_cli")" install --no-audit --no-fund \
 			--no-save "code-server@$CODE_SERVER_VERSION" >&2
 	) || {
