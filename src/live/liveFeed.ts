@@ -11,6 +11,7 @@ import type { MergedKubeconfig } from '../k8s/kubeconfig.ts';
 import { ContextFeed, type ListOutcome } from './contextFeed.ts';
 import type { FeedDependencies } from './feedDependencies.ts';
 import { contextOfLiveRoot, liveContextOf, liveRootId } from './liveRoots.ts';
+import { syncingText } from './syncingText.ts';
 
 /** How long the first-sync progress shows at most: it must never spin on. */
 const firstSyncProgressMs = 60_000;
@@ -248,17 +249,16 @@ export class LiveFeed {
 	private showFirstSync(feeds: readonly ContextFeed[]): void {
 		if (feeds.length === 0) return;
 		const closing = this.closing.signal;
-		let done = 0;
+		const pending = new Set(feeds.map((feed) => feed.context));
 		void this.deps.showProgress(async (report) => {
-			const say = (): void =>
-				report(
-					`syncing ${feeds.length === 1 ? (feeds[0]?.context ?? '') : `contexts ${done}/${feeds.length}`}`,
-				);
+			const say = (): void => {
+				if (pending.size > 0) report(syncingText([...pending], feeds.length));
+			};
 			say();
 			const synced = Promise.all(
 				feeds.map((feed) =>
 					feed.session.synced().then(() => {
-						done++;
+						pending.delete(feed.context);
 						say();
 					}),
 				),

@@ -55,6 +55,8 @@ async function startHarness(options: {
 	readonly maxResponseBytes?: number;
 	/** kubeStatusLens.clusters.bundleDeploymentThreshold (20,000 unless said). */
 	readonly bundleDeploymentThreshold?: number;
+	/** Told what the first sync's progress indicator says, in order. */
+	readonly onProgress?: (message: string) => void;
 }): Promise<Harness> {
 	const dir = await mkdtemp(path.join(tmpdir(), 'ksl-live-'));
 	const demo = await startDemo({
@@ -96,7 +98,7 @@ async function startHarness(options: {
 			...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
 		}),
 		log: { info: () => undefined, warn: () => undefined },
-		showProgress: (task) => task(() => undefined),
+		showProgress: (task) => task((message) => options.onProgress?.(message)),
 	});
 	return {
 		demo,
@@ -473,4 +475,30 @@ describe('loading states', () => {
 			assert.doesNotMatch(root(), /syncing/);
 			assert.deepEqual(harness.feed.syncingContexts, []);
 		}));
+
+	it("words the first sync's progress as the status bar does: contexts still syncing, of those open", () => {
+		const progress: string[] = [];
+		const listeners = new Set<() => void>();
+		const onProgress = (message: string): void => {
+			progress.push(message);
+			for (const listener of [...listeners]) listener();
+		};
+		return withHarness({ clusters: ['platform', 'fleet-mgmt'], onProgress }, async (harness) => {
+			await harness.feed.start();
+			assert.deepEqual(progress, ['syncing 2 of 2 contexts']);
+			await until(
+				() => progress.length === 2,
+				() => `the progress to name the last context syncing: ${JSON.stringify(progress)}`,
+				[
+					(listener) => {
+						listeners.add(listener);
+						return () => listeners.delete(listener);
+					},
+				],
+			);
+			assert.match(progress[1] ?? '', /^syncing (platform|fleet-mgmt) \(1 of 2 contexts\)$/);
+			await everyContextReady(harness, 2);
+			assert.equal(progress.length, 2, 'nothing is said once every context synced');
+		});
+	});
 });

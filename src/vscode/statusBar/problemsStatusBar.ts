@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
 import { contextOfLiveRoot } from '../../live/liveRoots.ts';
+import { syncingText } from '../../live/syncingText.ts';
 
 /**
  * Registers the problems summary: a status bar item and the badge of the view. Returns what refreshes both, called
@@ -49,6 +50,7 @@ export function registerProblemsSummary(
 			problems,
 			byRoot.length,
 			live.syncingContexts,
+			live.contexts.length,
 			live.troubledContexts,
 		);
 		statusBar.command =
@@ -72,6 +74,7 @@ function summaryText(
 	problems: number,
 	roots: number,
 	syncing: readonly string[],
+	open: number,
 	troubled: readonly string[],
 ): string {
 	return [
@@ -80,9 +83,7 @@ function summaryText(
 			: syncing.length === 0
 				? ['$(pass) all ready']
 				: []),
-		...(syncing.length > 0
-			? [`$(sync~spin) syncing ${syncing.length === 1 ? syncing[0] : `${syncing.length} contexts`}`]
-			: []),
+		...(syncing.length > 0 ? [`$(sync~spin) ${syncingText(syncing, open)}`] : []),
 		...(troubled.length > 0
 			? [
 					`$(debug-disconnect) ${troubled.length === 1 ? troubled[0] : `${troubled.length} contexts`} unavailable`,
