@@ -40,6 +40,29 @@ function titleOf(node: TreeNode): string {
 	return kind && !node.label.startsWith(kind) ? `${kind} ${node.label}` : node.label;
 }
 
+/**
+ * The titles of a chain's steps, a title that two different objects share told apart by the object's name: a
+ * BundleDeployment row is labelled with its cluster, so "BundleDeployment local (tickets-api) → BundleDeployment
+ * local (tickets-db)" where one waits for the other on the same cluster.
+ */
+function chainTitles(chain: readonly TreeNode[]): string[] {
+	const titles = chain.map(titleOf);
+	const objectsByTitle = new Map<string, Set<string>>();
+	chain.forEach((node, index) => {
+		const title = titles[index] ?? '';
+		const objects = objectsByTitle.get(title) ?? new Set<string>();
+		objects.add(node.objectKey ?? node.id);
+		objectsByTitle.set(title, objects);
+	});
+	return chain.map((node, index) => {
+		const title = titles[index] ?? '';
+		const ref = node.ref;
+		if ((objectsByTitle.get(title)?.size ?? 0) < 2 || !ref) return title;
+		const name = ref.name !== node.label ? ref.name : `${ref.namespace}/${ref.name}`;
+		return `${title} (${name})`;
+	});
+}
+
 function stateOf(node: TreeNode): string {
 	return node.result ? stateLabel(node.result) : node.description || node.tone;
 }
@@ -326,13 +349,14 @@ export function explainNodeMarkdown(
 		lines.push('Nothing blocks it: every part below it is ready.', '');
 	} else if (chain.length > 1 || cause) {
 		lines.push('## Why it is not ready', '');
-		lines.push(chain.map((node) => field(titleOf(node))).join(' → '), '');
+		const titles = chainTitles(chain);
+		lines.push(titles.map((title) => field(title)).join(' → '), '');
 		links.forEach((link, index) => {
 			const node = link.node;
 			// An object has a state ("is ErrApplied (error)"); a resource or dependency row a description ("failed to apply").
 			const state = node.result ? ` is ${field(stateOf(node))}` : `: ${field(stateOf(node))}`;
 			const target = stepLinkOf?.(node);
-			const title = field(titleOf(node));
+			const title = field(titles[index] ?? titleOf(node));
 			lines.push(
 				`${index + 1}. **${target !== undefined && safeStepLink.test(target) ? `[${title}](${target})` : title}**${field(edgeWords(link))}${state}.`,
 			);

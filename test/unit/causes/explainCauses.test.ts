@@ -79,7 +79,7 @@ void describe('Explain follows what an object waits for', () => {
 		);
 		assert.match(
 			text,
-			/^3\. \*\*\[BundleDeployment local\]\(step\.md\)\*\* \(the dependency of the step above on cluster local\) is ErrApplied/m,
+			/^3\. \*\*\[BundleDeployment local \(tickets-db\)\]\(step\.md\)\*\* \(the dependency of the step above on cluster local\) is ErrApplied/m,
 		);
 	});
 
@@ -131,5 +131,16 @@ void describe('Explain follows what an object waits for', () => {
 			cycle,
 			/^3\. \*\*dependency cycle: Kustomization flux-system\/a -> Kustomization flux-system\/b -> Kustomization flux-system\/a\*\*\./m,
 		);
+	});
+});
+
+void describe('Explain tells apart steps that share a row label', () => {
+	void it('names each BundleDeployment on cluster local when one waits for the other (examples/workspace/fleet/dependencies.yaml)', () => {
+		const text = explainKey(exampleGraph(), 'fleet.cattle.io|GitRepo|fleet-local|tickets');
+		assert.match(
+			text,
+			/^GitRepo tickets → Bundle tickets-api → BundleDeployment local \(tickets-api\) → BundleDeployment local \(tickets-db\) → /m,
+		);
+		assert.match(text, /^3\. \*\*\[BundleDeployment local \(tickets-api\)\]\(step\.md\)\*\*/m);
 	});
 });
