@@ -1125,6 +1125,16 @@ const fluxExplanations: readonly Explanation[] = [
 		category: 'state',
 		term: 'Ready',
 		meaning:
+			'The latest spec is reconciled: Ready is True for the generation the controller last observed (for a source, its artifact is stored).',
+		action: '',
+		source: 'fluxcd/pkg apis/meta conditions.go (ReadyCondition)',
+	},
+	{
+		system: 'flux',
+		category: 'state',
+		term: 'Ready',
+		kinds: ['HelmRepository'],
+		meaning:
 			'The latest spec is reconciled: Ready is True and the artifact is stored. An oci HelmRepository has no status and counts as ready once it exists.',
 		action: '',
 		source: `${fluxSpec('Ready HelmRepository')}, "Helm OCI repository"`,

@@ -228,7 +228,7 @@ const upstreamSources: Readonly<Record<ExplanationSystem, RegExp>> = {
 	kubestellar:
 		/KubeStellar multi-WEC status proposal \(kubestellar#2809\)|kubestellar\/(kubestellar|ocm-status-addon) /,
 	harbor: /harbor-operator docs "Harbor cluster controller"|goharbor\/harbor-operator /,
-	flux: /Flux HelmRepository spec \(fluxcd\/source-controller\)|fluxcd\/(source|kustomize|helm)-controller |controlplaneio-fluxcd\/flux-operator /,
+	flux: /Flux HelmRepository spec \(fluxcd\/source-controller\)|fluxcd\/(source|kustomize|helm)-controller |fluxcd\/pkg |controlplaneio-fluxcd\/flux-operator /,
 	aso: /Azure Service Operator status proposal|Azure\/azure-service-operator /,
 	kubernetes: /kubernetes-sigs\/cli-utils pkg\/kstatus/,
 	kstatus: /kubernetes-sigs\/cli-utils pkg\/kstatus/,
@@ -295,6 +295,16 @@ void describe('explanation catalog', () => {
 				perKind.add(kindKey);
 			}
 		}
+	});
+
+	void it("explains a Kustomization's Ready without a HelmRepository's own case, and a HelmRepository's with it", () => {
+		const kustomization = explain('flux', 'state', 'Ready', 'Kustomization');
+		assert.ok(kustomization);
+		assert.doesNotMatch(kustomization.meaning, /HelmRepository/);
+		assert.match(
+			explain('flux', 'state', 'Ready', 'HelmRepository')?.meaning ?? '',
+			/oci HelmRepository/,
+		);
 	});
 
 	void it('writes every row as plain text with a meaning and a source', () => {
