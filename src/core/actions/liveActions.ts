@@ -143,6 +143,8 @@ export type ActionProgress =
 			readonly ok: boolean;
 			readonly state: string;
 			readonly message: string;
+			/** The object's metadata.generation when it was read: the spec the state is about. */
+			readonly generation?: number;
 	  };
 
 function isProblem(tone: Tone): boolean {
@@ -151,11 +153,13 @@ function isProblem(tone: Tone): boolean {
 
 function finished(object: unknown): ActionProgress {
 	const result = computeStatus(object);
+	const generation = getInt(object, 'metadata', 'generation');
 	return {
 		done: true,
 		ok: !isProblem(result.tone),
 		state: result.state,
 		message: result.message.split('\n', 1)[0] ?? '',
+		...(generation === undefined ? {} : { generation }),
 	};
 }
 
@@ -207,22 +211,31 @@ export function forceUpdateProgress(object: unknown, request: ForceUpdateRequest
 	return finished(object);
 }
 
-/** What the user is told once the controller handled the request. */
+/**
+ * What the user is told once the controller handled the request. It names the generation and the time (`at`, as the
+ * front end words the local time) the state was read at, so a row that has moved on since does not contradict it.
+ */
 export function finishedText(
 	action: LiveAction,
 	subject: ActionSubject,
 	progress: Extract<ActionProgress, { done: true }>,
+	at?: string,
 ): string {
 	const what = subjectText(subject);
 	const said = progress.message ? `${progress.state}: ${progress.message}` : progress.state;
+	const when = [
+		...(progress.generation === undefined ? [] : [`generation ${progress.generation}`]),
+		...(at === undefined ? [] : [`as of ${at}`]),
+	];
+	const readAt = when.length > 0 ? ` (${when.join(', ')})` : '';
 	if (action.id === 'flux.reconcile') {
 		return progress.ok
-			? `Reconciled ${what}: ${progress.message || progress.state}`
-			: `Reconciled ${what}, and it is still failing: ${said}`;
+			? `Reconciled ${what}${readAt}: ${progress.message || progress.state}`
+			: `Reconciled ${what}, and it is still failing${readAt}: ${said}`;
 	}
 	return progress.ok
-		? `Fleet took the force update of ${what}: ${said}`
-		: `Fleet took the force update of ${what}, and it is still failing: ${said}`;
+		? `Fleet took the force update of ${what}${readAt}: ${said}`
+		: `Fleet took the force update of ${what}, and it is still failing${readAt}: ${said}`;
 }
 
 /** What the user is told when the controller has not handled the request in time, and how to follow it. */

@@ -192,7 +192,7 @@ async function runAction(
 		void vscode.window.showWarningMessage(shown);
 		return answer(false, shown);
 	}
-	const shown = finishedText(action, subject, waited.progress);
+	const shown = finishedText(action, subject, waited.progress, new Date().toLocaleTimeString());
 	log(`handled: ${shown}`, !waited.progress.ok);
 	if (waited.progress.ok) void vscode.window.showInformationMessage(shown);
 	else void vscode.window.showWarningMessage(shown);

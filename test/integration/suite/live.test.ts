@@ -962,7 +962,7 @@ describe('live actions that finish the job', () => {
 		assert.equal(answer.ok, true, answer.message);
 		assert.match(
 			answer.message,
-			/^Reconciled Kustomization flux-system\/apps in context platform: Applied revision: main@sha1:/,
+			/^Reconciled Kustomization flux-system\/apps in context platform \(generation \d+, as of [^)]+\): Applied revision: main@sha1:/,
 		);
 		const object = await getJson(platformCluster(), appsPath);
 		const requestedAt = (object.metadata as { annotations?: Record<string, string> }).annotations?.[

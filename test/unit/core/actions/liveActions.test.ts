@@ -87,8 +87,8 @@ describe('live actions', () => {
 		);
 		assert.ok(handled.done && handled.ok);
 		assert.equal(
-			finishedText(liveActions['flux.reconcile'], apps, handled),
-			'Reconciled Kustomization flux-system/apps in context platform: Applied revision: main@sha1:4b1d8e2f',
+			finishedText(liveActions['flux.reconcile'], apps, handled, '17:01:02'),
+			'Reconciled Kustomization flux-system/apps in context platform (generation 1, as of 17:01:02): Applied revision: main@sha1:4b1d8e2f',
 		);
 		const failed = reconcileProgress(
 			kustomization({
@@ -106,8 +106,8 @@ describe('live actions', () => {
 		);
 		assert.ok(failed.done && !failed.ok);
 		assert.match(
-			finishedText(liveActions['flux.reconcile'], apps, failed),
-			/still failing: Failed: kustomize build failed$/,
+			finishedText(liveActions['flux.reconcile'], apps, failed, '17:01:02'),
+			/, and it is still failing \(generation 1, as of 17:01:02\): Failed: kustomize build failed$/,
 		);
 	});
 
@@ -131,7 +131,7 @@ describe('live actions', () => {
 		assert.ok(taken.done && taken.ok);
 		assert.match(
 			finishedText(liveActions['fleet.forceUpdate'], shop, taken),
-			/^Fleet took the force update of GitRepo fleet-default\/shop in context fleet-mgmt: /,
+			/^Fleet took the force update of GitRepo fleet-default\/shop in context fleet-mgmt \(generation 3\): /,
 		);
 	});
 
