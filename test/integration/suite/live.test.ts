@@ -1111,7 +1111,7 @@ describe('live actions that finish the job', () => {
 		assert.equal(answer.ok, true, answer.message);
 		assert.match(
 			answer.message,
-			/^Reconciled GitRepository flux-system\/flux-system in context platform: /,
+			/^Reconciled GitRepository flux-system\/flux-system in context platform \(generation \d+, as of [^)]+\): /,
 		);
 	});
 });
