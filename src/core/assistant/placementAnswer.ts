@@ -21,10 +21,6 @@ const ownerLabels: Readonly<Record<string, string>> = {
 	HelmOp: 'fleet.cattle.io/fleet-helm-name',
 };
 
-function line(text: string): string {
-	return visibleLine(text);
-}
-
 /** The Bundles a name stands for: Bundles of that name, and those a GitRepo or HelmOp of that name made. */
 function bundlesNamed(objects: readonly unknown[], input: ToolInput): Set<string> {
 	const wanted = new Set<string>();
@@ -50,11 +46,11 @@ function bundleLines(lines: string[], bundle: BundleTargeting, cluster: string |
 	);
 	const reached = bundle.clusters.filter((entry) => entry.deployed).length;
 	lines.push(
-		`${refText('Bundle', bundle.namespace, bundle.name)} reaches ${reached} of ${bundle.clusters.length} cluster${bundle.clusters.length === 1 ? '' : 's'}${bundle.error ? ` (${line(bundle.error)})` : ''}.`,
+		`${refText('Bundle', bundle.namespace, bundle.name)} reaches ${reached} of ${bundle.clusters.length} cluster${bundle.clusters.length === 1 ? '' : 's'}${bundle.error ? ` (${visibleLine(bundle.error)})` : ''}.`,
 	);
 	for (const entry of clusters.slice(0, maxItems)) {
 		lines.push(
-			`- ${entry.deployed ? 'on' : 'not on'} ${refText('Cluster', entry.namespace, entry.name)}: ${line(entry.why)}`,
+			`- ${entry.deployed ? 'on' : 'not on'} ${refText('Cluster', entry.namespace, entry.name)}: ${visibleLine(entry.why)}`,
 		);
 	}
 	if (clusters.length > maxItems) lines.push(`- and ${clusters.length - maxItems} more clusters`);
@@ -90,7 +86,7 @@ export function placementAnswer(world: AssistantWorld, input: ToolInput): Assist
 			);
 			for (const entry of clusters.slice(0, maxItems)) {
 				lines.push(
-					`- ${entry.deployed ? 'selects' : 'does not select'} ${nameText(entry.name)}: ${line(entry.why)}`,
+					`- ${entry.deployed ? 'selects' : 'does not select'} ${nameText(entry.name)}: ${visibleLine(entry.why)}`,
 				);
 			}
 			for (const object of selected.slice(0, maxItems)) {
