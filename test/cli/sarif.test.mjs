@@ -1,7 +1,7 @@
 // `check --format sarif` from the bundled CLI, as a code-scanning upload reads it: the shape SARIF 2.1.0 asks for, each
 // rule's documentation, the tool's version, and no path of the machine that ran it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,27 +98,57 @@ describe(`kube-status-lens check --format sarif on Node ${process.versions.node}
 		assert.match(duration.help.markdown, /Common slips: `1d` \(Go has no day unit\)/);
 	});
 
-	it('links each rule to its documentation: the repository when package.json names one, else the source system; invents no home', () => {
+	it("names the tool's home page (package.json's homepage) and links each rule to its source system's page", () => {
 		const { driver } = sarifOf(join(folder, 'repo'), 'flux').log.runs[0].tool;
-		const repository = packageJson.repository ?? packageJson.homepage;
-		if (repository === undefined) {
-			assert.equal(driver.informationUri, undefined);
-			assert.ok(driver.rules.every((rule) => !rule.helpUri.includes('docs/diagnostics.md')));
-			const byId = new Map(driver.rules.map((rule) => [rule.id, rule.helpUri]));
-			assert.equal(
-				byId.get('fleet-git-repos-unpolled'),
-				'https://fleet.rancher.io/troubleshooting',
-			);
-			assert.equal(
-				byId.get('status-waiting-for-owner'),
-				'https://azure.github.io/azure-service-operator/guide/conditions/',
-			);
-			assert.match(byId.get('status-stalled'), /cli-utils\/tree\/master\/pkg\/kstatus$/);
-		} else {
-			assert.match(driver.informationUri, /^https?:\/\//);
-			assert.ok(driver.rules.every((rule) => typeof rule.helpUri === 'string'));
-		}
+		assert.match(packageJson.homepage, /^https:\/\//);
+		assert.equal(driver.informationUri, packageJson.homepage);
+		// No repository is named, so no rule points at a docs/diagnostics.md on the web that may not be there.
+		assert.equal(packageJson.repository, undefined);
+		assert.ok(driver.rules.every((rule) => !rule.helpUri.includes('docs/diagnostics.md')));
+		const byId = new Map(driver.rules.map((rule) => [rule.id, rule.helpUri]));
+		assert.equal(byId.get('fleet-git-repos-unpolled'), 'https://fleet.rancher.io/troubleshooting');
+		assert.equal(
+			byId.get('status-waiting-for-owner'),
+			'https://azure.github.io/azure-service-operator/guide/conditions/',
+		);
+		assert.match(byId.get('status-stalled'), /cli-utils\/tree\/master\/pkg\/kstatus$/);
 	});
+
+	// Microsoft's SARIF Multitool (the npm package @microsoft/sarif-multitool-linux, an optional dependency: Linux x64
+	// only) is what code-scanning uploads are checked against; its warnings are what a user's pipeline shows.
+	const multitool = join(root, 'node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool');
+	const multitoolMissing =
+		process.platform !== 'linux' || process.arch !== 'x64'
+			? `the SARIF Multitool ships for Linux x64 only (this is ${process.platform} ${process.arch})`
+			: existsSync(multitool)
+				? false
+				: 'the optional dependency @microsoft/sarif-multitool-linux is not installed';
+	it(
+		'passes the SARIF Multitool validator without an error or a warning',
+		{ skip: multitoolMissing },
+		() => {
+			const cwd = join(folder, 'repo');
+			const { text } = sarifOf(cwd, 'flux', join(folder, 'beside'));
+			const input = join(folder, 'check.sarif');
+			const output = join(folder, 'validation.sarif');
+			writeFileSync(input, text);
+			const run = spawnSync(
+				multitool,
+				['validate', input, '--output', output, '--level', 'Error;Warning'],
+				{
+					encoding: 'utf8',
+					env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1' },
+				},
+			);
+			assert.equal(run.status, 0, run.stdout + run.stderr);
+			const validation = JSON.parse(readFileSync(output, 'utf8'));
+			const problems = validation.runs[0].results.map(
+				(result) =>
+					`${result.ruleId}: ${result.message.id ?? result.message.text} ${JSON.stringify(result.message.arguments ?? [])}`,
+			);
+			assert.deepEqual(problems, []);
+		},
+	);
 
 	it('writes no absolute path of the machine: files relative to %SRCROOT%, the working folder', () => {
 		const cwd = join(folder, 'repo');
