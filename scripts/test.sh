@@ -38,6 +38,9 @@ fi
 step "in-host suites and e2e in code-server"
 scripts/test-vscode.sh
 
+step "npm start as a user runs it: the served workbench and its gate"
+"$node24" --test --test-reporter=spec test/start/*.test.mjs
+
 step ".vsix: package and smoke test"
 scripts/package-vsix.sh
 scripts/smoke-vsix.sh

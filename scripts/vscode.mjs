@@ -15,9 +15,11 @@ import {
 	mkdtempSync,
 	readFileSync,
 	rmSync,
+	symlinkSync,
 	writeFileSync,
 	existsSync,
 } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -77,14 +79,59 @@ export async function startCodeServer({ port, work, extensionsFrom }) {
 	for (let attempt = 1; ; attempt++) {
 		const chosen = port ?? (await freePort());
 		try {
-			return await startCodeServerOn({ port: chosen, work, extensionsFrom });
+			return await startCodeServerOn({ port: chosen, work, extensionsFrom, served: false });
 		} catch (error) {
 			if (port !== undefined || attempt === 3) throw error;
 		}
 	}
 }
 
-async function startCodeServerOn({ port, work, extensionsFrom }) {
+/**
+ * `npm start`'s workbench: code-server on a Unix socket in the run's own folder, reached only through the gate on the
+ * loopback port (a local Host header and this run's secret), with the extension installed as a user has it (no
+ * development path, no smoke-test driver: notifications show) and the clusters' KUBECONFIG in its environment.
+ */
+async function startServedWorkbench({ port, work, extensionPath, env }) {
+	const manifest = JSON.parse(readFileSync(join(extensionPath, 'package.json'), 'utf8'));
+	mkdirSync(join(work, 'exts'), { recursive: true });
+	symlinkSync(
+		extensionPath,
+		join(work, 'exts', `${manifest.publisher}.${manifest.name}-${manifest.version}`),
+		'dir',
+	);
+	const socketPath = join(work, 'code-server.sock');
+	const host = await startCodeServerOn({ work, socketPath, served: true, env });
+	const { startWorkbenchGate } = await import('./workbenchGate.mjs');
+	try {
+		const gate = await startWorkbenchGate({ port: port ?? 0, socketPath });
+		return {
+			gate,
+			stop: async () => {
+				await gate.close();
+				await host.stop();
+			},
+		};
+	} catch (error) {
+		await host.stop();
+		throw new Error(`the workbench could not listen on 127.0.0.1:${port} (${error.message})`);
+	}
+}
+
+function healthy({ port, socketPath }) {
+	return new Promise((done) => {
+		const req = httpGet(
+			socketPath ? { socketPath, path: '/healthz' } : `http://127.0.0.1:${port}/healthz`,
+			(res) => {
+				res.resume();
+				done(res.statusCode === 200);
+			},
+		);
+		req.on('error', () => done(false));
+		req.setTimeout(2000, () => req.destroy());
+	});
+}
+
+async function startCodeServerOn({ port, work, extensionsFrom, socketPath, served, env }) {
 	mkdirSync(join(work, 'ud/User'), { recursive: true });
 	mkdirSync(join(work, 'exts'), { recursive: true });
 	mkdirSync(join(work, 'tmp'), { recursive: true });
@@ -93,10 +140,13 @@ async function startCodeServerOn({ port, work, extensionsFrom }) {
 		join(work, 'ud/User/settings.json'),
 		JSON.stringify(
 			{
-				'workbench.startupEditor': 'none',
+				// The served workbench opens on the extension's walkthrough, whose first step opens the view.
+				'workbench.startupEditor': served ? 'welcomePage' : 'none',
 				'workbench.tips.enabled': false,
 				'workbench.secondarySideBar.defaultVisibility': 'hidden',
-				'chat.disableAIFeatures': true,
+				// The tests turn chat off (its sign-in prompts cover the views); a user's workbench keeps it, and with it
+				// the language model tools.
+				...(served ? {} : { 'chat.disableAIFeatures': true }),
 				'security.workspace.trust.enabled': false,
 				'extensions.autoCheckUpdates': false,
 				'extensions.autoUpdate': false,
@@ -125,14 +175,17 @@ async function startCodeServerOn({ port, work, extensionsFrom }) {
 	}
 	writeFileSync(
 		join(work, 'config.yaml'),
-		`bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`,
+		socketPath
+			? `auth: none\ncert: false\n`
+			: `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`,
 	);
 	const args = [
 		join(codeServer, 'out/node/entry.js'),
 		'--config',
 		join(work, 'config.yaml'),
-		'--vscode-option',
-		'enable-smoke-test-driver',
+		...(socketPath ? ['--socket', socketPath, '--socket-mode', '600'] : []),
+		// The tests drive the window through VS Code's smoke-test driver; under it no notification toast shows.
+		...(served ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
 		'--disable-telemetry',
 		'--disable-update-check',
 		'--disable-workspace-trust',
@@ -148,7 +201,7 @@ async function startCodeServerOn({ port, work, extensionsFrom }) {
 	const child = spawn(process.execPath, args, {
 		detached: true,
 		stdio: ['ignore', 'ignore', 'ignore'],
-		env: { ...process.env, TMPDIR: join(work, 'tmp'), XDG_DATA_HOME: join(work, 'xdg') },
+		env: { ...process.env, ...env, TMPDIR: join(work, 'tmp'), XDG_DATA_HOME: join(work, 'xdg') },
 	});
 	const stop = async () => {
 		try {
@@ -171,17 +224,16 @@ async function startCodeServerOn({ port, work, extensionsFrom }) {
 		}
 	};
 	for (let index = 0; index < 300; index++) {
-		try {
-			const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-			if (response.ok) return { stop, base: `http://127.0.0.1:${port}` };
-		} catch {
-			/* not up yet */
-		}
+		if (await healthy({ port, socketPath })) return { stop, base: `http://127.0.0.1:${port}` };
 		if (child.exitCode !== null) break;
 		await new Promise((done) => setTimeout(done, 100));
 	}
 	await stop();
-	throw new Error(`code-server did not start on 127.0.0.1:${port} (is the port taken?)`);
+	throw new Error(
+		socketPath
+			? `code-server did not start on ${socketPath}`
+			: `code-server did not start on 127.0.0.1:${port} (is the port taken?)`,
+	);
 }
 
 /** The workbench URL that loads the extension under development (and a test suite) through the smoke-test payload. */
@@ -226,10 +278,43 @@ function envOf(list) {
 	);
 }
 
+async function serve({ workspace, port, work }) {
+	const served = await startServedWorkbench({
+		port,
+		work,
+		extensionPath: resolve(options.extension ?? root),
+		env: envOf(options.env),
+	});
+	const stop = async (code) => {
+		await served.stop();
+		if (!process.env.KEEP_VSCODE_WORK) rmSync(work, { recursive: true, force: true });
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(130));
+	process.on('SIGTERM', () => void stop(143));
+	const folderParam = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
+	const url = served.gate.url(`/?${folderParam}=${encodeURIComponent(workspace)}`);
+	console.log(
+		[
+			'',
+			'Kube Status Lens is running in VS Code (code-server) at:',
+			'',
+			`  ${url}`,
+			'',
+			'Open it in a browser on this machine. The address carries this run’s secret: keep it to yourself.',
+			'The workbench opens on the extension’s walkthrough; the Kube Status Lens icon (a magnifier with a tick) in the',
+			'activity bar on the left opens its view. Ctrl+C stops it.',
+			'',
+		].join('\n'),
+	);
+	await new Promise(() => {});
+}
+
 async function main() {
 	const workspace = resolve(options.workspace ?? join(root, 'examples/workspace'));
 	const port = options.port ? Number(options.port) : undefined;
 	const work = mkdtempSync(join(tmpdir(), 'ksl-vscode-'));
+	if (mode === 'serve') return serve({ workspace, port, work });
 	let extensionsFrom;
 	if (options.installed) extensionsFrom = options.extensions;
 	const host = await startCodeServer({ port, work, extensionsFrom });
@@ -241,13 +326,6 @@ async function main() {
 	process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
 	const extensionPath = options.installed ? undefined : resolve(options.extension ?? root);
 	try {
-		if (mode === 'serve') {
-			const url = workbenchUrl(host.base, { workspace, extensionPath, env: envOf(options.env) });
-			console.log(
-				`\nKube Status Lens is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen it in a browser on this machine; Ctrl+C stops it.\n`,
-			);
-			await new Promise(() => {});
-		}
 		const browser = await launchBrowser();
 		const page = await browser.newPage({
 			viewport: { width: Number(options.width ?? 1280), height: Number(options.height ?? 800) },
