@@ -1,7 +1,7 @@
 // `npm run demo-cluster` as users run it: two runs side by side pick their own free ports and write kubeconfigs of
 // their own, so neither repoints the other's contexts, and each removes its kubeconfig when it stops.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,5 +67,39 @@ describe('the demo cluster, twice side by side', () => {
 		assert.equal(existsSync(first.kubeconfig), false, 'the stopped run removed its kubeconfig');
 		assert.equal(existsSync(second.kubeconfig), true, 'the other run kept its own');
 		assert.equal(serverOf(second.kubeconfig), servers[1]);
+	});
+});
+
+describe("the demo's pace", () => {
+	function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+		const result = spawnSync(process.execPath, [join(repoRoot, 'src/apiserver/main.ts'), ...args], {
+			encoding: 'utf8',
+		});
+		return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+	}
+	/** The minute:second of the step whose description matches, in `--timeline`'s output. */
+	function at(stdout: string, step: RegExp): string | undefined {
+		return stdout
+			.split('\n')
+			.find((line) => step.test(line))
+			?.trim()
+			.split(/\s+/)[0];
+	}
+
+	it('plays minutes-long phases by default: prod-us-1 rejects the upgrade at 2:00 of a 6-minute round', () => {
+		const { status, stdout } = run('--timeline');
+		assert.equal(status, 0);
+		assert.match(stdout, /^A round lasts 6:00/);
+		assert.equal(at(stdout, /prod-us-1 rejects the frontend upgrade/), '2:00');
+		assert.equal(at(stdout, /Harbor: configured and healthy/), '2:00');
+	});
+
+	it('plays the 45-second round with --pace fast, and refuses a pace it does not know', () => {
+		const fast = run('--timeline', '--pace', 'fast');
+		assert.match(fast.stdout, /^A round lasts 0:45/);
+		assert.equal(at(fast.stdout, /prod-us-1 rejects the frontend upgrade/), '0:15');
+		const unknown = run('--pace', 'glacial');
+		assert.equal(unknown.status, 2);
+		assert.match(unknown.stderr, /invalid --pace "glacial"/);
 	});
 });
