@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { diagnoseManifest, type Finding, type FindingSeverity } from '../core/manifest/diagnose.ts';
 import {
 	fleetTroubleshootingFindings,
@@ -22,7 +24,7 @@ import {
 } from './files.ts';
 import { optionsOrExit, usageError } from './options.ts';
 import { jsonArrayLines, writeLines } from './output.ts';
-import { formatSarif } from './sarif.ts';
+import { formatSarif, type SourceRoot } from './sarif.ts';
 import { visibleLine } from '../core/text/visible.ts';
 import type { CommandIo } from './statusCommand.ts';
 
@@ -415,11 +417,19 @@ export function runCheckCommand(
 		);
 		writeLines(jsonArrayLines(records), io.stdout);
 		for (const note of notes) io.stderr(`${note}\n`);
-	} else if (format === 'sarif') io.stdout(formatSarif(results, cwd, notes));
+	} else if (format === 'sarif') io.stdout(formatSarif(results, sourceRootOf(cwd), notes));
 	else io.stdout(formatText(results, io.isTty, notes));
 
 	if (readError || run.inputError) return 2;
 	return results.some(({ findings }) => findings.some((finding) => finding.severity === 'error'))
 		? 1
 		: 0;
+}
+
+/** %SRCROOT% of a SARIF log: the git work tree holding `cwd` (a `.git` folder or file), else `cwd` itself. */
+function sourceRootOf(cwd: string): SourceRoot {
+	for (let folder = resolve(cwd); ; folder = dirname(folder)) {
+		if (existsSync(join(folder, '.git'))) return { path: folder, kind: 'git work tree', cwd };
+		if (dirname(folder) === folder) return { path: cwd, kind: 'working folder', cwd };
+	}
 }

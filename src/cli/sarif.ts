@@ -205,17 +205,74 @@ function ruleOf(code: FindingCode, facts: BuildFacts, docs: string | undefined):
 }
 
 /**
- * A file's location: a URI relative to %SRCROOT%, the working folder (`../` for a file beside it), so that no path of
- * this machine is written; an absolute file URI only where no relative path exists (another drive).
+ * A file's location: a URI relative to %SRCROOT%, so that no path of this machine is written (`../` for a file outside
+ * it, which a code-scanning service cannot place: the run says so); an absolute file URI only where no relative path
+ * exists (another drive).
  */
-function artifactLocation(file: string, cwd: string): Record<string, unknown> {
-	const absolute = resolve(cwd, file);
-	const relativePath = relative(cwd, absolute);
+function artifactLocation(file: string, root: SourceRoot): Record<string, unknown> {
+	const absolute = resolve(root.cwd, file);
+	const relativePath = relative(root.path, absolute);
 	if (isAbsolute(relativePath)) return { uri: pathToFileURL(absolute).href };
 	return {
 		uri: relativePath === '' ? '.' : relativePath.split(sep).map(encodeURIComponent).join('/'),
 		uriBaseId: '%SRCROOT%',
 	};
+}
+
+function outsideRoot(file: string, root: SourceRoot): boolean {
+	const relativePath = relative(root.path, resolve(root.cwd, file));
+	return isAbsolute(relativePath) || relativePath === '..' || relativePath.startsWith(`..${sep}`);
+}
+
+/**
+ * What %SRCROOT% stands for: the root of the git work tree that holds the working folder (what a code-scanning
+ * service places results in), else the working folder.
+ */
+export interface SourceRoot {
+	readonly path: string;
+	readonly kind: 'git work tree' | 'working folder';
+	/** The working folder, which relative input paths start from. */
+	readonly cwd: string;
+}
+
+/**
+ * The artifacts a log lists: only the entries of fleet dump archives, each nested in its archive (SARIF 3.24.3,
+ * `parentIndex`), so that a result's lines are read in the entry and not in the compressed archive.
+ */
+class NestedArtifacts {
+	readonly list: Record<string, unknown>[] = [];
+	readonly #indexes = new Map<string, number>();
+
+	readonly #root: SourceRoot;
+
+	constructor(root: SourceRoot) {
+		this.#root = root;
+	}
+
+	#add(key: string, artifact: Record<string, unknown>): number {
+		const known = this.#indexes.get(key);
+		if (known !== undefined) return known;
+		this.list.push(artifact);
+		this.#indexes.set(key, this.list.length - 1);
+		return this.list.length - 1;
+	}
+
+	/** The location of `entry` inside the archive `file`. */
+	entryLocation(file: string, entry: string): Record<string, unknown> {
+		const archiveLocation = artifactLocation(file, this.#root);
+		const parentIndex = this.#add(JSON.stringify([file]), {
+			location: archiveLocation,
+			mimeType: 'application/gzip',
+			roles: ['analysisTarget'],
+		});
+		const uri = encodeURIComponent(entry);
+		const index = this.#add(JSON.stringify([file, entry]), {
+			location: { uri },
+			parentIndex,
+			roles: ['analysisTarget'],
+		});
+		return { uri, index };
+	}
 }
 
 /** The object a SARIF result is about: `kind/namespace/name` (`kind/name` for a cluster-scoped object). */
@@ -237,12 +294,51 @@ interface SarifFileFindings {
 /** The SARIF log of a check run: one run, every rule, the results, and the notes as tool notifications. */
 export function formatSarif(
 	results: readonly SarifFileFindings[],
-	cwd: string,
-	notes: readonly string[],
+	root: SourceRoot,
+	givenNotes: readonly string[],
 ): string {
 	const facts = buildFacts();
+	const artifacts = new NestedArtifacts(root);
+	const outside = new Set(
+		results
+			.filter(({ file, findings }) => findings.length > 0 && outsideRoot(file, root))
+			.map(({ file }) => file),
+	);
+	const notes =
+		outside.size === 0
+			? givenNotes
+			: [
+					...givenNotes,
+					`${outside.size} file${outside.size === 1 ? ' is' : 's are'} outside %SRCROOT% (the ${root.kind}), so their results carry "../" paths that a code-scanning service cannot place: run check from inside the repository that holds them`,
+				];
 	const { home, docs } = webAddresses(facts);
 	const ruleIndex = new Map<string, number>(findingCodes.map((code, index) => [code, index]));
+	const sarifResults = results.flatMap(({ file, entry, findings }) =>
+		findings.map((finding) => ({
+			ruleId: finding.code,
+			ruleIndex: ruleIndex.get(finding.code) ?? 0,
+			level: sarifLevels[finding.severity],
+			message: { text: finding.message },
+			locations: [
+				{
+					physicalLocation: {
+						artifactLocation:
+							entry === undefined
+								? artifactLocation(file, root)
+								: artifacts.entryLocation(file, entry),
+						region: {
+							startLine: finding.range.start.line + 1,
+							startColumn: finding.range.start.character + 1,
+							endLine: finding.range.end.line + 1,
+							endColumn: finding.range.end.character + 1,
+						},
+					},
+					...logicalLocationsOf(finding.object),
+				},
+			],
+			...(entry !== undefined ? { properties: { entry } } : {}),
+		})),
+	);
 	const sarif = {
 		$schema: 'https://json.schemastore.org/sarif-2.1.0.json',
 		version: '2.1.0',
@@ -259,7 +355,12 @@ export function formatSarif(
 				},
 				originalUriBaseIds: {
 					'%SRCROOT%': {
-						description: { text: 'The folder kube-status-lens check ran in.' },
+						description: {
+							text:
+								root.kind === 'git work tree'
+									? 'The root of the git work tree kube-status-lens check ran in.'
+									: 'The folder kube-status-lens check ran in.',
+						},
 					},
 				},
 				...(notes.length > 0
@@ -275,29 +376,8 @@ export function formatSarif(
 							],
 						}
 					: {}),
-				results: results.flatMap(({ file, entry, findings }) =>
-					findings.map((finding) => ({
-						ruleId: finding.code,
-						ruleIndex: ruleIndex.get(finding.code) ?? 0,
-						level: sarifLevels[finding.severity],
-						message: { text: finding.message },
-						locations: [
-							{
-								physicalLocation: {
-									artifactLocation: artifactLocation(file, cwd),
-									region: {
-										startLine: finding.range.start.line + 1,
-										startColumn: finding.range.start.character + 1,
-										endLine: finding.range.end.line + 1,
-										endColumn: finding.range.end.character + 1,
-									},
-								},
-								...logicalLocationsOf(finding.object),
-							},
-						],
-						...(entry !== undefined ? { properties: { entry } } : {}),
-					})),
-				),
+				...(artifacts.list.length > 0 ? { artifacts: artifacts.list } : {}),
+				results: sarifResults,
 			},
 		],
 	};

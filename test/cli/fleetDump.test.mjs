@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { multitoolMissing, sarifProblems } from './sarifMultitool.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(root, 'dist/cli.cjs');
@@ -400,3 +401,39 @@ describe(
 		});
 	},
 );
+
+describe('check --format sarif on a fleet dump', () => {
+	it('places a result in its entry, an artifact nested in the archive, not at a line of the compressed file', () => {
+		const path = archive('sarif/dump.tgz', goodEntries);
+		const result = spawnSync(process.execPath, [cli, 'check', '--format', 'sarif', path], {
+			encoding: 'utf8',
+			cwd: join(folder, 'sarif'),
+		});
+		const [sarifRun] = JSON.parse(result.stdout).runs;
+		const inEntry = sarifRun.results.filter(
+			(entry) => entry.properties?.entry === 'bundles_fleet-local_simple',
+		);
+		assert.ok(inEntry.length > 0, 'a finding on the ErrApplied Bundle');
+		const location = inEntry[0].locations[0].physicalLocation.artifactLocation;
+		const entryArtifact = sarifRun.artifacts[location.index];
+		assert.deepEqual(entryArtifact.location, { uri: 'bundles_fleet-local_simple' });
+		assert.equal(location.uri, 'bundles_fleet-local_simple');
+		assert.deepEqual(sarifRun.artifacts[entryArtifact.parentIndex].location, {
+			uri: 'dump.tgz',
+			uriBaseId: '%SRCROOT%',
+		});
+	});
+
+	it(
+		'writes a log the SARIF Multitool accepts without a warning',
+		{ skip: multitoolMissing },
+		() => {
+			const path = archive('sarif/dump.tgz', goodEntries);
+			const result = spawnSync(process.execPath, [cli, 'check', '--format', 'sarif', path], {
+				encoding: 'utf8',
+				cwd: join(folder, 'sarif'),
+			});
+			assert.deepEqual(sarifProblems(result.stdout), []);
+		},
+	);
+});

@@ -1,12 +1,13 @@
 // `check --format sarif` from the bundled CLI, as a code-scanning upload reads it: the shape SARIF 2.1.0 asks for, each
 // rule's documentation, the tool's version, and no path of the machine that ran it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { multitoolMissing, sarifProblems } from './sarifMultitool.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(root, 'dist/cli.cjs');
@@ -114,39 +115,12 @@ describe(`kube-status-lens check --format sarif on Node ${process.versions.node}
 		assert.match(byId.get('status-stalled'), /cli-utils\/tree\/master\/pkg\/kstatus$/);
 	});
 
-	// Microsoft's SARIF Multitool (the npm package @microsoft/sarif-multitool-linux, an optional dependency: Linux x64
-	// only) is what code-scanning uploads are checked against; its warnings are what a user's pipeline shows.
-	const multitool = join(root, 'node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool');
-	const multitoolMissing =
-		process.platform !== 'linux' || process.arch !== 'x64'
-			? `the SARIF Multitool ships for Linux x64 only (this is ${process.platform} ${process.arch})`
-			: existsSync(multitool)
-				? false
-				: 'the optional dependency @microsoft/sarif-multitool-linux is not installed';
 	it(
 		'passes the SARIF Multitool validator without an error or a warning',
 		{ skip: multitoolMissing },
 		() => {
-			const cwd = join(folder, 'repo');
-			const { text } = sarifOf(cwd, 'flux', join(folder, 'beside'));
-			const input = join(folder, 'check.sarif');
-			const output = join(folder, 'validation.sarif');
-			writeFileSync(input, text);
-			const run = spawnSync(
-				multitool,
-				['validate', input, '--output', output, '--level', 'Error;Warning'],
-				{
-					encoding: 'utf8',
-					env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1' },
-				},
-			);
-			assert.equal(run.status, 0, run.stdout + run.stderr);
-			const validation = JSON.parse(readFileSync(output, 'utf8'));
-			const problems = validation.runs[0].results.map(
-				(result) =>
-					`${result.ruleId}: ${result.message.id ?? result.message.text} ${JSON.stringify(result.message.arguments ?? [])}`,
-			);
-			assert.deepEqual(problems, []);
+			const { text } = sarifOf(join(folder, 'repo'), 'flux', join(folder, 'beside'));
+			assert.deepEqual(sarifProblems(text), []);
 		},
 	);
 
@@ -165,5 +139,24 @@ describe(`kube-status-lens check --format sarif on Node ${process.versions.node}
 		);
 		assert.ok(!text.includes(folder), 'the log names the temporary folder');
 		assert.ok(!text.includes('file://'), 'the log holds a file URI');
+		assert.ok(
+			run.invocations[0].toolExecutionNotifications.some((note) =>
+				/1 file is outside %SRCROOT% \(the working folder\).*cannot place/.test(note.message.text),
+			),
+		);
+	});
+
+	it('places files from the root of the git work tree, so a run from a sub-folder gives paths code scanning can place', () => {
+		write('work-tree/.git/HEAD', 'ref: refs/heads/main\n');
+		write('work-tree/deploy/flux/repo.yaml', badRepository);
+		mkdirSync(join(folder, 'work-tree/tools'), { recursive: true });
+		const { log } = sarifOf(join(folder, 'work-tree/tools'), '../deploy/flux');
+		const [run] = log.runs;
+		assert.deepEqual(
+			run.results.map((result) => result.locations[0].physicalLocation.artifactLocation),
+			[{ uri: 'deploy/flux/repo.yaml', uriBaseId: '%SRCROOT%' }],
+		);
+		assert.match(run.originalUriBaseIds['%SRCROOT%'].description.text, /git work tree/);
+		assert.equal(run.invocations, undefined, 'no note: every file is inside %SRCROOT%');
 	});
 });
