@@ -32,8 +32,9 @@ export function sarifProblems(text) {
 				env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1' },
 			},
 		);
-		if (run.status !== 0)
-			{throw new Error(`the SARIF Multitool failed (${run.status}): ${run.stdout}${run.stderr}`);}
+		if (run.status !== 0) {
+			throw new Error(`the SARIF Multitool failed (${run.status}): ${run.stdout}${run.stderr}`);
+		}
 		const validation = JSON.parse(readFileSync(output, 'utf8'));
 		return validation.runs[0].results.map(
 			(result) =>
