@@ -28,10 +28,12 @@ import {
 	type DumpArchives,
 	type ReadLimits,
 } from './files.ts';
+import { contextPairOfFlag, type ContextPair } from '../core/merge/contextPairing.ts';
 import { contextsUnavailable, McpContexts, type ContextRoot } from './mcpContexts.ts';
 import { optionsOrExit, usageError, type OptionSpec } from './options.ts';
 
 const usage = `Usage: kube-status-lens mcp [PATH...] [--context NAME]... [--all-contexts]
+                            [--kubestellar-pair wds=CONTEXT,its=CONTEXT[,wdsName=NAME]]...
 
 Serves Kube Status Lens's tools to an assistant over the Model Context Protocol, on stdin and stdout:
 list_kube_status_problems, explain_kube_status, preview_wec_status_merge, run_fleet_checks and
@@ -41,6 +43,11 @@ explain_kube_placement.
   --context NAME     also read this kube context (KUBECONFIG, else ~/.kube/config) when a call names no
                      context or path; a call may name any context of the kubeconfig. Needs Node 22.
   --all-contexts     the same for every context of the kubeconfig
+  --kubestellar-pair wds=CONTEXT,its=CONTEXT[,wdsName=NAME]
+                     a KubeStellar WDS context and the ITS context that holds its WorkStatus objects, as the
+                     editor's kubeStatusLens.clusters.kubestellarPairs: a call on either reads both, and the WDS
+                     workloads show the status of every WEC. Without it an ITS reports to the context named as
+                     its WorkStatus objects' WDS (their originWdsName label), when that context is read too.
   --max-file-size SIZE
                      read no file larger than SIZE (default 64M)
 ${archiveLimitsUsage}`;
@@ -48,7 +55,11 @@ ${archiveLimitsUsage}`;
 const spec: OptionSpec = {
 	choices: {},
 	flags: ['all-contexts'],
-	texts: { context: 'NAME', ...maxFileSizeOption },
+	texts: {
+		context: 'NAME',
+		'kubestellar-pair': 'wds=CONTEXT,its=CONTEXT[,wdsName=NAME]',
+		...maxFileSizeOption,
+	},
 	pathsOptional: true,
 };
 
@@ -274,8 +285,16 @@ export async function runMcpCommand(
 		pathRoots.push(root);
 		events.set(root.rootId, eventsOf);
 	}
-	const contexts = new McpContexts(graph, (line) =>
-		io.stderr(`kube-status-lens mcp: ${visibleLine(line)}\n`),
+	const pairs: ContextPair[] = [];
+	for (const flag of parsed.lists['kubestellar-pair'] ?? []) {
+		const pair = contextPairOfFlag(flag);
+		if (typeof pair === 'string') return usageError(`--kubestellar-pair: ${pair}`, usage, io);
+		pairs.push(pair);
+	}
+	const contexts = new McpContexts(
+		graph,
+		(line) => io.stderr(`kube-status-lens mcp: ${visibleLine(line)}\n`),
+		pairs,
 	);
 	const startupContexts = parsed.lists.context ?? [];
 	const unavailable = contextsUnavailable();

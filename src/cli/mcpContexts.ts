@@ -3,6 +3,7 @@
 // opens it the first time, counts as a consumer while it runs (the watches run, then pause keeping the cache) and
 // waits a bounded time for the first sync, answering with what the root holds then and how old it is.
 import { readKubeEvents, type KubeEvent } from '../core/model/kubeEvent.ts';
+import type { ContextPair } from '../core/merge/contextPairing.ts';
 import { getString } from '../core/model/object.ts';
 import type { ResourceGraph } from '../core/tree/model.ts';
 import type { ClusterClient } from '../live/feedDependencies.ts';
@@ -43,9 +44,28 @@ export class McpContexts {
 	/** Calls running now: the watches run while there is one. */
 	private calls = 0;
 
-	constructor(graph: ResourceGraph, log: (line: string) => void) {
+	private readonly pairs: readonly ContextPair[];
+
+	constructor(
+		graph: ResourceGraph,
+		log: (line: string) => void,
+		pairs: readonly ContextPair[] = [],
+	) {
 		this.graph = graph;
 		this.log = log;
+		this.pairs = pairs;
+	}
+
+	/** The contexts a call on `contexts` reads: those, and the other half of each KubeStellar pair they are in. */
+	private withPartners(contexts: readonly string[]): string[] {
+		const all = new Set(contexts);
+		for (const pair of this.pairs) {
+			if (all.has(pair.wds) || all.has(pair.its)) {
+				all.add(pair.wds);
+				all.add(pair.its);
+			}
+		}
+		return [...all];
 	}
 
 	/** The contexts opened so far. */
@@ -65,7 +85,7 @@ export class McpContexts {
 				contexts: this.chosen,
 				namespaces: [],
 				bundleDeploymentThreshold: 20_000,
-				kubestellarPairs: [],
+				kubestellarPairs: this.pairs,
 			}),
 			log: {
 				info: (message) => this.log(message),
@@ -90,7 +110,8 @@ export class McpContexts {
 		use: (roots: ContextRoot[]) => T | Promise<T>,
 	): Promise<T> {
 		const feed = this.feedOf();
-		const added = contexts.filter((context) => !this.chosen.includes(context));
+		const read = this.withPartners(contexts);
+		const added = read.filter((context) => !this.chosen.includes(context));
 		if (added.length > 0) {
 			for (const context of added) this.chosen.push(context);
 			await (this.chosen.length === added.length ? feed.start() : feed.restart());
@@ -100,7 +121,7 @@ export class McpContexts {
 		try {
 			let timer: NodeJS.Timeout | undefined;
 			await Promise.race([
-				feed.synced(contexts),
+				feed.synced(read),
 				new Promise((resolve) => {
 					timer = setTimeout(resolve, firstSyncWaitMs);
 				}),

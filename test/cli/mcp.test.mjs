@@ -2,7 +2,7 @@
 // client, on whichever Node runs this file (CI runs it on Node 24 and Node 20). On Node 22 and later a context call
 // reads the demo cluster (the project's local API server); on Node 20 it answers that contexts need Node 22.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -227,6 +227,84 @@ describe(`kube-status-lens mcp on a kube context, Node ${process.versions.node}`
 					text,
 					/message: "failed to upgrade \\"shop-frontend\\": cannot patch \\"frontend\\" with kind Deployment: .*must be less than or equal to cpu limit of 2"$/m,
 				);
+			} finally {
+				await client.close();
+			}
+		},
+	);
+
+	it(
+		'merges a live WDS workload from the WECs of the ITS paired with --kubestellar-pair, as the editor does',
+		{ timeout: 90_000 },
+		async () => {
+			const mergeOf = async (client) =>
+				textOf(
+					await client.callTool({
+						name: 'preview_wec_status_merge',
+						arguments: { kind: 'Deployment', name: 'nginx', context: 'kubestellar-wds' },
+					}),
+				);
+			const unpaired = await connect([], { KUBECONFIG: kubeconfig });
+			try {
+				// The demo's WDS context is not named wds1, so nothing ties the ITS to it.
+				assert.match(await mergeOf(unpaired), /mode cleared/);
+			} finally {
+				await unpaired.close();
+			}
+			const paired = await connect(
+				['--kubestellar-pair', 'wds=kubestellar-wds,its=kubestellar-its,wdsName=wds1'],
+				{ KUBECONFIG: kubeconfig },
+			);
+			try {
+				const text = await mergeOf(paired);
+				assert.match(
+					text,
+					/^Deployment nginx\/nginx: the merged status from its WECs, mode multi/m,
+				);
+				assert.match(text, /cluster1/);
+				assert.match(text, /cluster3/);
+			} finally {
+				await paired.close();
+			}
+		},
+	);
+
+	it(
+		"runs README's recipe as written: its command, the pinned Node 24, reads a context whatever Node is on PATH",
+		{ timeout: 90_000 },
+		async () => {
+			const readme = readFileSync(join(root, 'README.md'), 'utf8');
+			const block = /## Use it from an assistant \(MCP\)[\s\S]*?```json\n([\s\S]*?)```/.exec(
+				readme,
+			)?.[1];
+			assert.ok(block, "README's MCP recipe");
+			const entry = JSON.parse(block).mcpServers['kube-status-lens'];
+			const mine = (text) =>
+				text
+					.replace('/path/to/kube-status-lens', root)
+					.replace('/path/to/manifests', join(root, 'examples/workspace/fleet'));
+			const args = entry.args.map(mine);
+			// The recipe's context and pair are placeholders: the demo's names stand in for them.
+			args[args.indexOf('prod')] = 'fleet-mgmt';
+			args[args.indexOf('wds=wds1,its=its1')] =
+				'wds=kubestellar-wds,its=kubestellar-its,wdsName=wds1';
+			const transport = new StdioClientTransport({
+				command: mine(entry.command),
+				args,
+				env: { ...process.env, KUBECONFIG: kubeconfig },
+				stderr: 'pipe',
+			});
+			const client = new Client({ name: 'kube-status-lens-test', version: '0.0.0' });
+			await client.connect(transport);
+			try {
+				const answer = textOf(
+					await client.callTool({
+						name: 'explain_kube_status',
+						arguments: { kind: 'Cluster', name: 'prod-us-1', context: 'fleet-mgmt' },
+					}),
+				);
+				assert.match(answer, /^Cluster fleet-default\/prod-us-1 is /m);
+				assert.match(answer, /context fleet-mgmt/);
 			} finally {
 				await client.close();
 			}

@@ -56,3 +56,21 @@ export function contextPairsOf(value: unknown): ContextPair[] {
 	}
 	return pairs;
 }
+
+/**
+ * Reads one pair as a command line gives it, `wds=CONTEXT,its=CONTEXT[,wdsName=NAME]` (the keys of the setting);
+ * a sentence saying what is wrong otherwise.
+ */
+export function contextPairOfFlag(text: string): ContextPair | string {
+	const fields = new Map<string, string>();
+	for (const part of text.split(',')) {
+		const equals = part.indexOf('=');
+		const key = equals > 0 ? part.slice(0, equals).trim() : '';
+		if (!['wds', 'its', 'wdsName'].includes(key)) {
+			return `${JSON.stringify(part)} is not wds=…, its=… or wdsName=…`;
+		}
+		fields.set(key, part.slice(equals + 1).trim());
+	}
+	const [pair] = contextPairsOf([Object.fromEntries(fields)]);
+	return pair ?? 'a pair needs both wds=CONTEXT and its=CONTEXT';
+}

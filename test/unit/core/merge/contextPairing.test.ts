@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { contextPairsOf, wdsContextsOf } from '../../../../src/core/merge/contextPairing.ts';
+import {
+	contextPairOfFlag,
+	contextPairsOf,
+	wdsContextsOf,
+} from '../../../../src/core/merge/contextPairing.ts';
 
 function workStatus(origin?: string): unknown {
 	return {
@@ -57,5 +61,30 @@ describe('pairing an ITS context with its WDS contexts', () => {
 			contextPairsOf([{ wds: 'a' }, { its: 'b' }, null, { wds: 'a', its: 'b', wdsName: 3 }]),
 			[{ wds: 'a', its: 'b' }],
 		);
+	});
+});
+
+describe('a pair as the command line gives it (mcp --kubestellar-pair)', () => {
+	it('reads the keys of the setting, with context names that hold colons and slashes', () => {
+		assert.deepEqual(contextPairOfFlag('wds=kubestellar-wds,its=kubestellar-its,wdsName=wds1'), {
+			wds: 'kubestellar-wds',
+			its: 'kubestellar-its',
+			wdsName: 'wds1',
+		});
+		assert.deepEqual(
+			contextPairOfFlag(
+				'its=arn:aws:eks:eu-west-1:1:cluster/its, wds=arn:aws:eks:eu-west-1:1:cluster/wds',
+			),
+			{ wds: 'arn:aws:eks:eu-west-1:1:cluster/wds', its: 'arn:aws:eks:eu-west-1:1:cluster/its' },
+		);
+	});
+
+	it('says what is wrong with a pair it cannot read', () => {
+		assert.equal(contextPairOfFlag('wds=a'), 'a pair needs both wds=CONTEXT and its=CONTEXT');
+		assert.equal(
+			contextPairOfFlag('wds=a,its=b,cluster=c'),
+			'"cluster=c" is not wds=…, its=… or wdsName=…',
+		);
+		assert.equal(contextPairOfFlag('a:b'), '"a:b" is not wds=…, its=… or wdsName=…');
 	});
 });
