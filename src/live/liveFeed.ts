@@ -91,10 +91,11 @@ export class LiveFeed {
 
 	/**
 	 * Closes every session and opens them again from the current settings and kubeconfig. An opening still in
-	 * flight is cancelled and waited for first; of restarts in quick succession only the last opens.
+	 * flight is cancelled and waited for first; of restarts in quick succession only the last opens. A feed never
+	 * started stays so: a settings change does not connect to clusters that nothing has shown.
 	 */
 	restart(): Promise<void> {
-		if (this.disposed) return Promise.resolve();
+		if (this.disposed || this.opening === undefined) return Promise.resolve();
 		const generation = ++this.generation;
 		const previous = this.opening;
 		this.opening = (async () => {

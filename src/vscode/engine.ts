@@ -210,6 +210,7 @@ export function activateEngine(
 	attentionPlace.connect(attention);
 	const holdConsumer = registerWatchConsumers(context, {
 		view,
+		attentionView: attentionPlace.view,
 		live,
 		liveLenses,
 		ensureStarted,

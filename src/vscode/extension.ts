@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { requireWithCodeCache } from '../files/moduleCodeCache.ts';
+import { retryingLoad } from '../files/retryingLoad.ts';
 import type * as Engine from './engine.ts';
 import type { ExtensionApi as EngineApi } from './engine.ts';
 
@@ -77,7 +78,6 @@ class DeferredTreeProvider implements vscode.TreeDataProvider<string>, vscode.Di
  */
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const activatedAt = Date.now();
-	let engine: Promise<EngineApi> | undefined;
 	let api: EngineApi | undefined;
 	let codeCacheUse: Promise<CodeCacheUse> | undefined;
 	const provider = new DeferredTreeProvider(() => loadEngine());
@@ -97,33 +97,33 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 			return vscode.commands.executeCommand(command, ...args);
 		}),
 	);
-	const loadEngine = (): Promise<EngineApi> => {
-		engine ??= (async () => {
-			for (const disposable of triggers.concat(forwarders)) disposable.dispose();
-			const { engine: loaded, cache, saveCache } = await loadEngineModule(context);
-			const started = loaded.activateEngine(
-				context,
-				view,
-				(target) => provider.connect(target),
-				activatedAt,
-				{ view: attentionView, connect: (target) => attentionProvider.connect(target) },
-			);
-			api = started;
-			// Once the first tree is built, its code is compiled: the next start reads it back instead.
-			codeCacheUse =
-				cache === 'used'
-					? Promise.resolve('used')
-					: cache === 'unavailable'
-						? Promise.resolve('unavailable')
-						: started
-								.ready()
-								.then(() => new Promise((resolve) => setTimeout(resolve, 1_000)))
-								.then(saveCache)
-								.then((written) => (written ? 'written' : 'unavailable'));
-			return started;
-		})();
-		return engine;
-	};
+	// A load that fails (an engine bundle that cannot be read, a code cache that throws) leaves the forwarders and
+	// triggers in place, so the next command or view opening tries again.
+	const loadEngine = retryingLoad(async (): Promise<EngineApi> => {
+		const { engine: loaded, cache, saveCache } = await loadEngineModule(context);
+		// The engine registers the real commands: the forwarders go just before.
+		for (const disposable of triggers.concat(forwarders)) disposable.dispose();
+		const started = loaded.activateEngine(
+			context,
+			view,
+			(target) => provider.connect(target),
+			activatedAt,
+			{ view: attentionView, connect: (target) => attentionProvider.connect(target) },
+		);
+		api = started;
+		// Once the first tree is built, its code is compiled: the next start reads it back instead.
+		codeCacheUse =
+			cache === 'used'
+				? Promise.resolve('used')
+				: cache === 'unavailable'
+					? Promise.resolve('unavailable')
+					: started
+							.ready()
+							.then(() => new Promise((resolve) => setTimeout(resolve, 1_000)))
+							.then(saveCache)
+							.then((written) => (written ? 'written' : 'unavailable'));
+		return started;
+	});
 	const loadSoon = (why: string): void => {
 		void loadEngine().catch((error: unknown) => {
 			void vscode.window.showErrorMessage(

@@ -398,6 +398,35 @@ describe('restarts', () => {
 	});
 });
 
+describe('a restart of a feed never started', () => {
+	it('connects to nothing: a settings change must not start what the view never started', async () => {
+		let loads = 0;
+		await withHarness(
+			{
+				clusters: ['platform'],
+				loadClient: (client) => {
+					loads++;
+					return Promise.resolve(client);
+				},
+			},
+			async (harness) => {
+				await harness.feed.restart();
+				assert.equal(loads, 0, 'the cluster client was not even loaded');
+				assert.equal(harness.sessions.length, 0);
+				assert.deepEqual(harness.graph.roots(), []);
+				// Once started, a restart opens again from the settings.
+				await harness.feed.start();
+				await harness.feed.restart();
+				assert.equal(harness.sessions.filter((session) => !harness.disposed.has(session)).length, 1);
+				assert.deepEqual(
+					harness.graph.roots().map((root) => root.label),
+					['platform'],
+				);
+			},
+		);
+	});
+});
+
 describe('consumers pause and resume the watches', () => {
 	it('keeps the cache while paused and catches up with what changed meanwhile', () =>
 		withHarness({ clusters: ['platform'] }, async (harness) => {

@@ -1,5 +1,5 @@
-// What activation parses: dist/extension.cjs is the entry's static imports only: itself and the loader that reads the
-// engine's code cache (Node built-ins only). The rest of the extension (the core, yaml, the tree, the editor
+// What activation parses: dist/extension.cjs is the entry's static imports only: itself, the loader that reads the
+// engine's code cache (Node built-ins only) and the load that retries after a failure (no imports). The rest of the extension (the core, yaml, the tree, the editor
 // features) is the engine, loaded on first use.
 import * as assert from 'node:assert/strict';
 import { join, relative } from 'node:path';
@@ -33,6 +33,7 @@ it('activation loads only its own module: everything else comes through import()
 	);
 	assert.deepEqual(parsedAtActivation.sort(), [
 		'src/files/moduleCodeCache.ts',
+		'src/files/retryingLoad.ts',
 		'src/vscode/extension.ts',
 	]);
 });
