@@ -7,6 +7,7 @@ import { ParseCache } from '../files/parseCache.ts';
 import { ResourceGraph, type ChangedNodes } from '../core/tree/model.ts';
 import type { TreeNode } from '../core/tree/treeNode.ts';
 import type { LiveFeed } from '../live/liveFeed.ts';
+import type { Trigger } from '../live/waitFor.ts';
 import type { ManifestDiagnostics } from './diagnostics/manifestDiagnostics.ts';
 import { registerEditorFeatures } from './editor/editorFeatures.ts';
 import { ExplainProvider, explainScheme } from './explain/explainProvider.ts';
@@ -83,6 +84,10 @@ export function activateEngine(
 	if (readProblemsOnly()) provider.setFilter({ problemsOnly: true });
 	// The sources report changes only once started, by which time everything below exists to take them.
 	let graphChanged = (_changes: ChangedNodes): void => {};
+	// For waits on the graph (a controller answering an action, a paired ITS listing): an event per change.
+	const graphChanges = new vscode.EventEmitter<void>();
+	context.subscriptions.push(graphChanges);
+	const onGraphChanged: Trigger = (listener) => graphChanges.event(listener);
 	const manifests = new WorkspaceManifests(
 		graph,
 		log,
@@ -164,7 +169,7 @@ export function activateEngine(
 		flushTree: () => provider.flushPending(),
 		ensureStarted,
 	});
-	registerLiveObjectCommands(context, { graph, live, log });
+	registerLiveObjectCommands(context, { graph, live, log, onGraphChanged });
 	const matrix = registerRolloutMatrix(context, {
 		graph,
 		view,
@@ -173,13 +178,14 @@ export function activateEngine(
 	});
 	registerSourceLinkCommands(context, { graph });
 	registerAppliedRows(context, { graph, provider, kubeconfigOf: () => live.kubeconfig });
-	registerLiveActionCommands(context, { graph, live, log });
+	registerLiveActionCommands(context, { graph, live, log, onGraphChanged });
 	const mergeProvider = new MergePreviewProvider(graph);
 	context.subscriptions.push(mergeProvider);
 	const mergePreview = registerMergePreview(context, {
 		graph,
 		provider: mergeProvider,
 		ensureStarted,
+		onGraphChanged,
 	});
 	const { liveLenses, targetLenses, diagnostics } = registerEditorFeatures(context, {
 		graph,
@@ -199,6 +205,7 @@ export function activateEngine(
 	context.subscriptions.push({ dispose: () => clearTimeout(followersTimer) });
 	graphChanged = (changes) => {
 		provider.update(changes);
+		graphChanges.fire();
 		attention.graphChanged();
 		notifier.graphChanged();
 		matrix.graphChanged();

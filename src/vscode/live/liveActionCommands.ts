@@ -16,6 +16,7 @@ import {
 import { getInt } from '../../core/model/object.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
 import { contextOfLiveRoot } from '../../live/liveRoots.ts';
+import { waitFor } from '../../live/waitFor.ts';
 import {
 	cancelled,
 	liveTargetOf,
@@ -29,7 +30,6 @@ import {
 
 /** How long a reconcile or a force update is waited for before the user is told how to follow it. */
 const waitLimitMs = 120_000;
-const pollMs = 250;
 
 /**
  * How a caller other than the menus (tests, other commands) runs an action: already confirmed, and with the words
@@ -211,27 +211,21 @@ async function waitForController(
 	progressOf: (object: unknown) => ActionProgress,
 	token: vscode.CancellationToken,
 ): Promise<Waited> {
-	const until = Date.now() + waitLimitMs;
 	let waitingFor = 'the object is no longer in the tree';
-	for (;;) {
-		const object = deps.graph.objectOf(target.node.rootId, target.node.objectKey ?? '');
-		if (object !== undefined) {
-			const progress = progressOf(object);
-			if (progress.done) return { kind: 'done', progress };
-			waitingFor = progress.waitingFor;
-		}
-		if (token.isCancellationRequested) return { kind: 'cancelled' };
-		if (Date.now() >= until) return { kind: 'timeout', waitingFor };
-		await new Promise<void>((resolve) => {
-			const timer = setTimeout(done, pollMs);
-			const cancel = token.onCancellationRequested(done);
-			function done(): void {
-				clearTimeout(timer);
-				cancel.dispose();
-				resolve();
-			}
-		});
-	}
+	const progress = await waitFor(
+		() => {
+			const object = deps.graph.objectOf(target.node.rootId, target.node.objectKey ?? '');
+			if (object === undefined) return undefined;
+			const now = progressOf(object);
+			if (now.done) return now;
+			waitingFor = now.waitingFor;
+			return undefined;
+		},
+		[deps.onGraphChanged],
+		{ timeoutMs: waitLimitMs, cancelled: (listener) => token.onCancellationRequested(listener) },
+	);
+	if (progress) return { kind: 'done', progress };
+	return token.isCancellationRequested ? { kind: 'cancelled' } : { kind: 'timeout', waitingFor };
 }
 
 /** Asks before a change, naming it and the object, and says so when the object is managed from Git. */

@@ -5,6 +5,7 @@ import type * as k8sModule from '../../k8s/index.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Log } from '../log.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
+import type { Trigger } from '../../live/waitFor.ts';
 import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
 import { appliedRowTargetOf } from '../tree/appliedResourceReads.ts';
 
@@ -13,6 +14,8 @@ export interface LiveCommandDeps {
 	readonly graph: ResourceGraph;
 	readonly live: LiveFeed;
 	readonly log: Log;
+	/** Fires after every change of the graph. */
+	readonly onGraphChanged: Trigger;
 }
 
 /** The live object a command acts on: its tree node, the context it lives in and how to reach it. */

@@ -6,6 +6,7 @@ import { type ResourceGraph } from '../../core/tree/model.ts';
 import { objectKeyOf } from '../../core/tree/linking.ts';
 import { visibleLine } from '../../core/text/visible.ts';
 import { contextOfLiveRoot } from '../../live/liveRoots.ts';
+import { waitFor, type Trigger } from '../../live/waitFor.ts';
 import { readMergeRules } from '../settings.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
 import { mergeScheme, mergeUriOf, type MergePreviewProvider } from './mergePreviewProvider.ts';
@@ -95,6 +96,8 @@ export function registerMergePreview(
 		readonly graph: ResourceGraph;
 		readonly provider: MergePreviewProvider;
 		readonly ensureStarted: () => Promise<void>;
+		/** Fires after every change of the graph. */
+		readonly onGraphChanged: Trigger;
 	},
 ): { graphChanged: () => void } {
 	const { graph, provider } = deps;
@@ -134,15 +137,19 @@ export function registerMergePreview(
 					title: `Waiting for context ${visibleLine(context)} and its paired ITS to list their WorkStatus objects…`,
 					cancellable: true,
 				},
-				async (_progress, token) => {
-					const deadline = Date.now() + pairingWaitMs;
-					while (!token.isCancellationRequested && Date.now() < deadline) {
-						const found = withInputs();
-						if (found || !anyLiveRootSyncing(graph)) return found;
-						await new Promise((resolve) => setTimeout(resolve, 200));
-					}
-					return withInputs();
-				},
+				async (_progress, token) =>
+					(await waitFor(
+						// Done once the workload has its inputs, or once no context is listing any more (then it has none).
+						() => {
+							const found = withInputs();
+							return found ?? (anyLiveRootSyncing(graph) ? undefined : null);
+						},
+						[deps.onGraphChanged],
+						{
+							timeoutMs: pairingWaitMs,
+							cancelled: (listener) => token.onCancellationRequested(listener),
+						},
+					)) ?? withInputs(),
 			);
 		}
 		if (!key || !workload) {
