@@ -1,3 +1,4 @@
+import { isRecord } from '../core/model/object.ts';
 // The JSONPath of a CRD's printer columns, as kube-apiserver evaluates it for a Table (k8s.io/client-go
 // util/jsonpath): fields (`.a.b`, with `\.` for a dot inside a name), `['key']`, `[n]`, `[*]` and filters
 // `[?(@.path=="value")]` with `==` or `!=`. What it cannot read yields no results, as a missing key does.
@@ -91,10 +92,6 @@ function closingBracket(text: string, open: number): number {
 		else if (char === ']') return at;
 	}
 	return -1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function step(values: readonly unknown[], next: Step): unknown[] {

@@ -7,7 +7,7 @@
 // Secrets are never read: asking for one is refused before any request is made.
 import { HttpMethod, type KubeConfig } from '@kubernetes/client-node';
 import { parseJsonKeepingIntegers } from '../core/model/int64.ts';
-import { getPath, groupOf } from '../core/model/object.ts';
+import { getPath, groupOf, isRecord } from '../core/model/object.ts';
 import { fluxReconcilePatch, fluxSuspendPatch } from '../core/actions/liveActions.ts';
 import { isFluxGroup } from '../core/status/flux.ts';
 import { kubeConfigFor, type MergedKubeconfig } from './kubeconfig.ts';
@@ -93,10 +93,6 @@ const defaultTimeoutMs = 10_000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function failure(kind: ActionFailureKind, message: string): ActionFailure {
 	return { ok: false, kind, message };

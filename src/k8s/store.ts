@@ -2,6 +2,7 @@
 // (a watched resource, or a dump file), keyed as the graph keys them, and trimmed on the way in: no managedFields,
 // no last-applied annotation, and never the data of a Secret.
 import { objectKeyOf } from '../core/tree/linking.ts';
+import { isRecord } from '../core/model/object.ts';
 
 /** A cached object: a trimmed, frozen-by-convention copy of what the server sent. */
 export type StoredObject = Readonly<Record<string, unknown>>;
@@ -10,10 +11,6 @@ export type StoredObject = Readonly<Record<string, unknown>>;
 export type StoreSnapshot = Readonly<Record<string, StoredObject>>;
 
 const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** True for a core-group Secret, whose data the extension never keeps. */
 function isSecret(object: unknown): boolean {

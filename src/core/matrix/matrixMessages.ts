@@ -1,6 +1,7 @@
 // The messages between the rollout matrix panel and the extension, and their checks: each side validates what it
 // receives (a webview is a page; what it posts is input like any other). Everything in them is text and numbers.
 import type { Tone } from '../status/result.ts';
+import { isRecord } from '../model/object.ts';
 
 const toneNames: readonly Tone[] = [
 	'ok',
@@ -91,10 +92,6 @@ export type FromPanel =
 	| { readonly type: 'reveal'; readonly row: number; readonly column: number }
 	| { readonly type: 'explain'; readonly row: number; readonly column: number }
 	| { readonly type: 'selected'; readonly row: number; readonly column: number };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isIndex(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
