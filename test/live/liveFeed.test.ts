@@ -417,7 +417,10 @@ describe('a restart of a feed never started', () => {
 				// Once started, a restart opens again from the settings.
 				await harness.feed.start();
 				await harness.feed.restart();
-				assert.equal(harness.sessions.filter((session) => !harness.disposed.has(session)).length, 1);
+				assert.equal(
+					harness.sessions.filter((session) => !harness.disposed.has(session)).length,
+					1,
+				);
 				assert.deepEqual(
 					harness.graph.roots().map((root) => root.label),
 					['platform'],
