@@ -151,10 +151,27 @@ export class CommandPalette {
 		}
 	}
 
+	/**
+	 * Runs a command that opens a quick pick and waits for the pick, by its placeholder (not the palette that ran the
+	 * command). A pick closes when focus leaves it: a webview still settling from the last step can take the focus
+	 * back as the pick opens, so the command is run again, as a user would, up to three times.
+	 */
+	async runUntilPick(title, placeholder) {
+		for (let attempt = 1; ; attempt++) {
+			await this.run(title);
+			try {
+				return await this.waitForPick(placeholder, 10_000);
+			} catch (error) {
+				if (attempt === 3) throw error;
+				await this.page.keyboard.press('Escape');
+			}
+		}
+	}
+
 	/** Waits for the quick pick a command opened, by its placeholder (not the palette that ran the command). */
-	async waitForPick(placeholder) {
+	async waitForPick(placeholder, timeout = 30_000) {
 		const input = this.page.locator(`.quick-input-widget input[placeholder="${placeholder}"]`);
-		await input.waitFor({ timeout: 30_000 });
+		await input.waitFor({ timeout });
 		return input;
 	}
 }

@@ -356,8 +356,10 @@ export async function runStories(page, { out }) {
 		'a user explains a Kustomization that waits for another and reads the root cause first',
 		async () => {
 			await page.mouse.move(700, 700);
-			await palette.run('Kube Status Lens: Explain Status');
-			const input = await palette.waitForPick('Explain the status of');
+			const input = await palette.runUntilPick(
+				'Kube Status Lens: Explain Status',
+				'Explain the status of',
+			);
 			await input.fill('flux-system/apps');
 			await page
 				.locator('.quick-input-list .monaco-list-row', { hasText: 'Kustomization' })
