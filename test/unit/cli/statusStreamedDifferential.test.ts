@@ -506,8 +506,9 @@ describe('status --json read a List at a time', () => {
 		assert.equal(waited.stdout, alone.stdout);
 		assert.equal(waited.code, alone.code);
 		assert.equal(waited.workerFiles, 0);
-		// It waited for the worker's file (b.json) until the silent limit, then gave up for good, not per file.
+		// It waited for the worker's file (b.json) at least the silent limit, then read on alone (no upper bound on
+		// the time: a test may not time a loaded machine).
 		const took = Date.now() - started;
-		assert.ok(took >= 300 && took < 10_000, `took ${took} ms`);
+		assert.ok(took >= 300, `took ${took} ms`);
 	});
 });
