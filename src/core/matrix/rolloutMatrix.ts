@@ -95,18 +95,20 @@ export class MatrixTables {
 	private readonly styleIndex = new Map<string, Map<Tone, number>>();
 	private readonly textIndex = new Map<string, number>([['', 0]]);
 
-	style(state: string, tone: Tone, counted = true): number {
-		let byTone = this.styleIndex.get(state);
+	/** A cell style's index; `shown` is the word in the cell (Fleet's abbreviations unless told). */
+	style(state: string, tone: Tone, counted = true, shown = abbreviationOf(state)): number {
+		const key = `${state}\u0000${shown}`;
+		let byTone = this.styleIndex.get(key);
 		if (!byTone) {
 			byTone = new Map();
-			this.styleIndex.set(state, byTone);
+			this.styleIndex.set(key, byTone);
 		}
 		let index = byTone.get(tone);
 		if (index === undefined) {
 			index = this.styles.length;
 			this.styles.push({
 				state,
-				abbreviation: abbreviationOf(state),
+				abbreviation: shown,
 				tone,
 				...(counted ? {} : { counted: false as const }),
 			});
@@ -924,7 +926,9 @@ function buildKubestellarMatrix(
 		pending.add(
 			row,
 			wecs.get(wec) as Draft<MatrixColumn>,
-			tables.style(status.state, status.tone),
+			// KubeStellar's words (kstatus's Current, InProgress...) are shown whole: they have no abbreviations a
+			// user knows, and a WEC column has room for them.
+			tables.style(status.state, status.tone, true, status.state),
 			tables.text(status.message),
 			object,
 			status.tone === 'ok'

@@ -29,9 +29,49 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 
 const rowHeight = 24;
-const columnWidth = 76;
-const rowHeaderWidth = 340;
 const headerHeight = 56;
+/** Cells are at least this wide (a Fleet abbreviation and its glyph) and share the free width up to the most. */
+const minColumnWidth = 76;
+const maxColumnWidth = 180;
+const minRowHeaderWidth = 240;
+/** Set by layout(): the widths that show the longest row label and state word uncut while the panel has room. */
+let columnWidth = minColumnWidth;
+let rowHeaderWidth = 340;
+const measure = document.createElement('canvas').getContext('2d');
+
+function textWidth(text: string, font: string): number {
+	if (!measure) return text.length * 8;
+	measure.font = font;
+	return measure.measureText(text).width;
+}
+
+/**
+ * Sizes the row headers to their longest label and summary (at most 45% of the panel, or 340 px in a narrow one) and
+ * the columns to their
+ * longest state word, then lets the columns share what width is left (up to maxColumnWidth), so that labels are cut
+ * only when the panel has no room for them.
+ */
+function layout(): void {
+	const style = getComputedStyle(document.body);
+	const font = `${style.fontSize} ${style.fontFamily}`;
+	const bold = `600 ${style.fontSize} ${style.fontFamily}`;
+	let longestRow = 0;
+	for (const row of rows) {
+		longestRow = Math.max(longestRow, textWidth(row.label, bold) + textWidth(row.summary, font));
+	}
+	const available = grid.clientWidth || window.innerWidth;
+	rowHeaderWidth = Math.round(
+		Math.max(minRowHeaderWidth, Math.min(longestRow + 32, Math.max(340, available * 0.45))),
+	);
+	let longestWord = 0;
+	for (const cellStyle of styles) {
+		longestWord = Math.max(longestWord, textWidth(cellStyle.abbreviation, bold));
+	}
+	const wordWidth = Math.ceil(longestWord * 0.85 + 30);
+	const share = columnOrder.length > 0 ? (available - rowHeaderWidth - 16) / columnOrder.length : 0;
+	columnWidth = Math.floor(Math.max(minColumnWidth, wordWidth, Math.min(maxColumnWidth, share)));
+	spacer.style.width = `${rowHeaderWidth + columnOrder.length * columnWidth}px`;
+}
 
 /** What the page keeps across hide and show (VS Code's webview state). */
 interface PageState {
@@ -150,7 +190,7 @@ function reorder(): void {
 	columnPlace = new Int32Array(columns.length).fill(-1);
 	rowOrder.forEach((row, place) => (rowPlace[row] = place));
 	columnOrder.forEach((column, place) => (columnPlace[column] = place));
-	spacer.style.width = `${rowHeaderWidth + columnOrder.length * columnWidth}px`;
+	layout();
 	spacer.style.height = `${headerHeight + rowOrder.length * rowHeight}px`;
 	grid.setAttribute('aria-rowcount', String(rowOrder.length + 1));
 	grid.setAttribute('aria-colcount', String(columnOrder.length + 1));
@@ -506,7 +546,10 @@ grid.addEventListener('scroll', () => {
 	saveState();
 	scheduleRender();
 });
-window.addEventListener('resize', scheduleRender);
+window.addEventListener('resize', () => {
+	layout();
+	scheduleRender();
+});
 filterInput.addEventListener('input', () => {
 	state.filter = filterInput.value;
 	saveState();

@@ -340,6 +340,13 @@ describe('the KubeStellar matrix', () => {
 		);
 		assert.equal(cellAt(matrix, 1, 0)?.tone, 'ok');
 		assert.notEqual(cellAt(matrix, 1, 1)?.tone, 'ok');
+		// KubeStellar's words in full, not Fleet-style abbreviations ("Cur", "IP").
+		for (const column of [0, 1]) {
+			const cell = cellAt(matrix, 1, column);
+			assert.ok(cell);
+			assert.equal(cell.abbreviation, cell.state);
+			assert.doesNotMatch(cell.abbreviation, /^[A-Z]{1,3}$|^Cur$/);
+		}
 	});
 });
 
