@@ -30,6 +30,7 @@ import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
 import { registerAppliedRows } from './tree/appliedRowCommands.ts';
 import { registerSourceLinkCommands } from './tree/sourceLinkCommands.ts';
 import { registerTreeCommands } from './tree/treeCommands.ts';
+import { RememberedList } from '../files/rememberedList.ts';
 import { FleetDumpRoots } from './workspace/fleetDumpRoots.ts';
 import { WorkspaceManifests, workspaceRootId } from './workspace/workspaceManifests.ts';
 
@@ -46,6 +47,7 @@ export interface ExtensionApi {
 	readonly attentionView: vscode.TreeView<string>;
 	readonly notifier: RedNotifier;
 	readonly matrix: MatrixPanels;
+	readonly dumps: FleetDumpRoots;
 	/** When each step of the first start ended, in ms after activation (logged, and read by the benchmark). */
 	readonly startup: StartupTimings;
 	/** What the language model tools activation registered forward to. */
@@ -94,7 +96,12 @@ export function activateEngine(
 		(changes) => graphChanged(changes),
 		parseCacheOf(context),
 	);
-	const dumps = new FleetDumpRoots(graph, log, (changes) => graphChanged(changes));
+	const dumps = new FleetDumpRoots(
+		graph,
+		log,
+		(changes) => graphChanged(changes),
+		new RememberedList(context.workspaceState, 'kubeStatusLens.fleetDump.opened'),
+	);
 	const live = createLiveFeed(graph, log, (changes) => graphChanged(changes));
 	const fleetFindings = new FleetFindingsCache(graph);
 	const explain = new ExplainProvider(graph, {
@@ -157,6 +164,9 @@ export function activateEngine(
 		}),
 		dumps,
 		dumps.registerEntryDocuments(),
+		vscode.commands.registerCommand('kubeStatusLens.fleetDump.close', (id?: unknown) =>
+			dumps.close(typeof id === 'string' ? id : undefined),
+		),
 		vscode.commands.registerCommand('kubeStatusLens.fleetDump.openEntry', (id?: unknown) =>
 			dumps.openEntry(typeof id === 'string' ? id : undefined),
 		),
@@ -246,6 +256,7 @@ export function activateEngine(
 		attention,
 		attentionView: attentionPlace.view,
 		matrix,
+		dumps,
 		notifier,
 		startup,
 		languageModelTools,
@@ -299,7 +310,10 @@ function startOnFirstUse(deps: {
 	return () => {
 		started ??= Promise.all([
 			manifests.start().finally(() => (startup.manifestsRead = Date.now() - activatedAt)),
-			dumps.scanWorkspace().finally(() => (startup.dumpsRead = Date.now() - activatedAt)),
+			dumps
+				.scanWorkspace()
+				.then(() => dumps.restoreOpened())
+				.finally(() => (startup.dumpsRead = Date.now() - activatedAt)),
 		]).then(
 			() => {
 				log.info(

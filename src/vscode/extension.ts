@@ -194,6 +194,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		get matrix() {
 			return loadedApi().matrix;
 		},
+		get dumps() {
+			return loadedApi().dumps;
+		},
 		get live() {
 			return loadedApi().live;
 		},

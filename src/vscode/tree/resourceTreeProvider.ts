@@ -12,6 +12,7 @@ import { escapeMarkdown } from '../../core/text/markdown.ts';
 import type { AppliedResourceReads } from './appliedResourceReads.ts';
 import type { ReadFromLinks } from './readFromLinks.ts';
 import { appliedRowContextValue } from './contextValues.ts';
+import { isFleetDumpRoot } from '../workspace/fleetDumpRoots.ts';
 
 /** Lists the children of a node that are not watched (the BundleDeployments of a roll-ups-only root). */
 export interface OnDemandChildren {
@@ -218,6 +219,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		if (node.stateSince || node.terminating || waiting) this.agedIds.add(id);
 		const item = treeItemOf(node, open, Date.now(), waiting?.rowWords);
 		if (node.kind === 'object' && this.isPinned(node)) item.contextValue += ':pinned';
+		if (node.kind === 'root' && isFleetDumpRoot(node.rootId)) item.contextValue += ':fleetDump';
 		if (node.kind === 'resource') {
 			const parentKey = node.parentId ? this.graph.node(node.parentId)?.objectKey : undefined;
 			item.contextValue = appliedRowContextValue(node, appliedRowRoleOf(node.id, parentKey));

@@ -9,6 +9,7 @@ import { eventsByObject, readDumpEntry } from '../../core/manifest/fleetDump.ts'
 import type { KubeEvent } from '../../core/model/kubeEvent.ts';
 import type { ChangedNodes, ResourceGraph } from '../../core/tree/model.ts';
 import { readFleetDump } from '../../files/fleetDump.ts';
+import type { RememberedList } from '../../files/rememberedList.ts';
 import { dumpEntryScheme, ReadOnlyDocuments } from '../live/readOnlyDocuments.ts';
 import type { Log } from '../log.ts';
 import { readWorkspaceSettings } from '../settings.ts';
@@ -16,6 +17,11 @@ import { listWorkspaceArchives } from './workspaceManifests.ts';
 
 const rootPrefix = 'fleet-dump:';
 const rereadSettleMs = 300;
+
+/** Whether a root of the graph is a fleet dump archive's. */
+export function isFleetDumpRoot(rootId: string): boolean {
+	return rootId.startsWith(rootPrefix);
+}
 
 function fileNameOf(uri: vscode.Uri): string {
 	return uri.path.slice(uri.path.lastIndexOf('/') + 1);
@@ -32,10 +38,57 @@ export class FleetDumpRoots implements vscode.Disposable {
 	/** Archives being written settle before they are read: the last change within this wait is the one read. */
 	private readonly pendingReads = new Map<string, ReturnType<typeof setTimeout>>();
 
-	constructor(graph: ResourceGraph, log: Log, onChanged: (changed: ChangedNodes) => void) {
+	/** The archives opened with Open Fleet Dump…, read again at the next start until closed. */
+	private readonly opened: RememberedList;
+
+	constructor(
+		graph: ResourceGraph,
+		log: Log,
+		onChanged: (changed: ChangedNodes) => void,
+		opened: RememberedList,
+	) {
 		this.graph = graph;
 		this.log = log;
 		this.onChanged = onChanged;
+		this.opened = opened;
+	}
+
+	/**
+	 * Reads again the archives opened in an earlier session (those of the workspace are read by its scan); one that is
+	 * gone or no longer a dump is forgotten, with a line in the log.
+	 */
+	async restoreOpened(): Promise<void> {
+		const inWorkspace = new Set(
+			this.graph
+				.roots()
+				.filter((root) => isFleetDumpRoot(root.rootId))
+				.map((root) => root.rootId.slice(rootPrefix.length)),
+		);
+		for (const item of this.opened.items) {
+			if (inWorkspace.has(item)) continue;
+			const outcome = await this.read(vscode.Uri.parse(item), false);
+			if (outcome !== 'dump') {
+				this.log.info(
+					`Forgot the fleet dump opened earlier at ${item}: it cannot be read as one now.`,
+				);
+				await this.opened.remove(item);
+			}
+		}
+	}
+
+	/** Closes an archive's root (its tree row's command): it is not read again at the next start. */
+	async close(nodeId: string | undefined): Promise<boolean> {
+		const node = nodeId === undefined ? undefined : this.graph.node(nodeId);
+		if (!node || node.kind !== 'root' || !isFleetDumpRoot(node.rootId)) {
+			void vscode.window.showInformationMessage(
+				'Close Fleet Dump runs on the row of a fleet dump archive.',
+			);
+			return false;
+		}
+		const uri = vscode.Uri.parse(node.rootId.slice(rootPrefix.length));
+		this.forget(uri);
+		await this.opened.remove(uri.toString());
+		return true;
 	}
 
 	/** The Events about an object of a dump root, newest first (none for other roots). */
@@ -134,6 +187,10 @@ export class FleetDumpRoots implements vscode.Disposable {
 	 */
 	async openWithDialog(): Promise<void> {
 		const picked = await vscode.window.showOpenDialog({
+			// Where a user keeps support bundles is unknown; the workspace is where this window works.
+			...(vscode.workspace.workspaceFolders?.[0]
+				? { defaultUri: vscode.workspace.workspaceFolders[0].uri }
+				: {}),
 			canSelectMany: false,
 			openLabel: 'Open Fleet Dump',
 			filters: {
@@ -151,7 +208,7 @@ export class FleetDumpRoots implements vscode.Disposable {
 	 * Reads one archive into its root. Not a dump: ignored when found in the workspace, a message when opened. What was
 	 * skipped is logged; a limit hit or a truncated archive shows on the root, beside the objects read before it.
 	 */
-	async read(uri: vscode.Uri, opened: boolean): Promise<void> {
+	async read(uri: vscode.Uri, opened: boolean): Promise<'dump' | 'not-a-dump' | 'unreadable'> {
 		const name = fileNameOf(uri);
 		const settings = readWorkspaceSettings(vscode.workspace.getWorkspaceFolder(uri));
 		const read = await readFleetDump(
@@ -173,8 +230,9 @@ export class FleetDumpRoots implements vscode.Disposable {
 			const why = read.kind === 'unreadable' ? read.message : `not a fleet dump: ${read.why}`;
 			if (opened) void vscode.window.showWarningMessage(`${name}: ${why}`);
 			else this.log.info(`Skipped ${name}: ${why}.`);
-			return;
+			return read.kind;
 		}
+		if (opened) await this.opened.add(uri.toString());
 		const rootId = `${rootPrefix}${uri.toString()}`;
 		let changes = this.graph.addRoot(rootId, name, 'file');
 		this.onChanged(changes);
@@ -215,5 +273,6 @@ export class FleetDumpRoots implements vscode.Disposable {
 						},
 			),
 		);
+		return 'dump';
 	}
 }

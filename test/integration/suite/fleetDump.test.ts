@@ -64,6 +64,40 @@ describe('fleet dump archives as roots', () => {
 		assert.doesNotMatch(api.provider.getTreeItem(node.id).contextValue ?? '', /hasManifest/);
 	});
 
+	it('reads a dump opened earlier again at the next start, until the user closes it', async () => {
+		const api = await extensionApi();
+		await api.ready();
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-dump-'));
+		const path = join(folder, 'kept.tgz');
+		await writeArchive(path, {
+			'bundles_fleet-dumped_kept-app': bundle.replace('dumped-app', 'kept-app'),
+		});
+		const rootOf = () =>
+			api.provider
+				.getChildren()
+				.map((id) => api.graph.node(id))
+				.find((node) => node?.label === 'kept.tgz');
+		await vscode.commands.executeCommand('kubeStatusLens.fleetDump.open', vscode.Uri.file(path));
+		await eventually('a root for the opened archive', rootOf);
+		// A later start of the window: no root until what the last session opened is read again.
+		api.dumps.forget(vscode.Uri.file(path));
+		assert.equal(rootOf(), undefined);
+		await api.dumps.restoreOpened();
+		const again = await eventually('the archive read again at the next start', rootOf);
+		// Close Fleet Dump, on the root's row: the root goes, and the next start does not read it.
+		assert.equal(
+			api.provider.getTreeItem(again.id).contextValue,
+			'kubeStatusLensNode:root:fleetDump',
+		);
+		assert.equal(
+			await vscode.commands.executeCommand('kubeStatusLens.fleetDump.close', again.id),
+			true,
+		);
+		await eventually('the closed root gone', () => (rootOf() ? undefined : true));
+		await api.dumps.restoreOpened();
+		assert.equal(rootOf(), undefined);
+	});
+
 	it('follows an archive in the workspace: added, rewritten and deleted', async () => {
 		const api = await extensionApi();
 		await api.ready();
