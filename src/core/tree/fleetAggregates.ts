@@ -40,7 +40,7 @@ import {
 	type FleetState,
 	type ResourceCounts,
 } from '../status/fleetSummary.ts';
-import type { Entry, IndexName, Root } from './graphState.ts';
+import type { AggregateSlot, Entry, IndexName, Root } from './graphState.ts';
 import { fleetApiGroup, objectKey } from './linking.ts';
 
 /** The indexes whose keys have an aggregate, and the kind of parent that reads each. */
@@ -119,7 +119,7 @@ interface Member {
 }
 
 /** The BDs of one index key, as its Fleet parent rolls them up. */
-export interface BdAggregate {
+export interface BdAggregate extends AggregateSlot {
 	readonly kind: AggregateKind;
 	readonly members: Map<Entry, Member>;
 	/** BDs that changed (or moved in or out) since the aggregate was last brought up to date. */
@@ -150,9 +150,6 @@ interface OwnerCounts {
 	readonly key: string;
 }
 
-/** All aggregates of a root, by index and key; made when a parent first needs one. */
-export type Aggregates = Map<AggregateIndex, Map<string, BdAggregate>>;
-
 /** Counts at or above this (or negative) are summed in input order, as upstream sums them, not kept as they go. */
 const largeCount = 2 ** 32;
 
@@ -176,7 +173,7 @@ export function noteAggregateMembers(
 		const name = memberships[position] as IndexName;
 		if (!Object.hasOwn(aggregateKinds, name)) continue;
 		root.aggregates
-			.get(name as AggregateIndex)
+			.get(name)
 			?.get(memberships[position + 1] ?? '')
 			?.pending.add(entry);
 	}
@@ -189,7 +186,8 @@ export function aggregateOf(root: Root, name: AggregateIndex, key: string): BdAg
 		byKey = new Map();
 		root.aggregates.set(name, byKey);
 	}
-	let aggregate = byKey.get(key);
+	// Only this module puts aggregates in the map, and each is a BdAggregate.
+	let aggregate = byKey.get(key) as BdAggregate | undefined;
 	if (!aggregate) {
 		aggregate = newAggregate(aggregateKinds[name]);
 		// The bucket's own order is the registration order (indexes.ts does not import this module back).

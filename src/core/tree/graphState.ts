@@ -12,8 +12,6 @@ import type {
 	WorkloadRef,
 	WorkStatusSource,
 } from './linking.ts';
-import type { Aggregates } from './fleetAggregates.ts';
-import type { Listing } from './listing.ts';
 import type {
 	ContextFlags,
 	NodeKind,
@@ -33,6 +31,32 @@ export const copiedSourcePrefix = 'copy:';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Vertices and change sets
+
+/** Where a child sits among its siblings: what the order compares, as it was when the row was placed. */
+export interface RowKey {
+	readonly order: number;
+	readonly label: string;
+	readonly segment: string;
+}
+
+/** A vertex's children in order, with the nodes listed at each of its places. */
+export interface Listing {
+	readonly rows: Vertex[];
+	readonly keys: Map<Vertex, RowKey>;
+	/** Children that came, went or show differently since the rows were last brought up to date. */
+	readonly stale: Set<Vertex>;
+	/** Per place id of the vertex, the nodes of its rows in the same order. */
+	readonly places: Map<string, TreeNode[]>;
+}
+
+/**
+ * What fleetAggregates.ts keeps per index key for a Fleet parent's roll-up: its own type (BdAggregate) extends this.
+ * Declared here so that this module, which every other one builds on, imports none of them.
+ */
+export interface AggregateSlot {
+	/** BDs that changed (or moved in or out) since the aggregate was last brought up to date. */
+	readonly pending: Set<Entry>;
+}
 
 /**
  * A node of the graph. The tree shows the DAG unfolded: a vertex with two parents (a BundleDeployment under its Bundle
@@ -267,7 +291,7 @@ export interface Root {
 	/** Changes to Fleet Clusters so far (created, changed, removed): ClusterGroups select their members again. */
 	clusterChanges: number;
 	/** What Fleet parents roll up from their BundleDeployments, per index key, kept as the BDs change. */
-	readonly aggregates: Aggregates;
+	readonly aggregates: Map<string, Map<string, AggregateSlot>>;
 }
 
 /**

@@ -2,26 +2,9 @@
 // looks while states change; problems show by their badge and the problems filter), kept per vertex once
 // listed and patched as children come, go or change: a parent with 16,000 children is sorted once, then each event
 // moves the few rows it changed instead of sorting and building the whole list again.
-import type { Root, Vertex } from './graphState.ts';
+import type { Listing, Root, RowKey, Vertex } from './graphState.ts';
 import { buildNode } from './presentation.ts';
 import type { TreeNode } from './treeNode.ts';
-
-/** Where a child sits among its siblings: what the order compares, as it was when the row was placed. */
-interface RowKey {
-	readonly order: number;
-	readonly label: string;
-	readonly segment: string;
-}
-
-/** A vertex's children in order, with the nodes listed at each of its places. */
-export interface Listing {
-	readonly rows: Vertex[];
-	readonly keys: Map<Vertex, RowKey>;
-	/** Children that came, went or show differently since the rows were last brought up to date. */
-	readonly stale: Set<Vertex>;
-	/** Per place id of the vertex, the nodes of its rows in the same order. */
-	readonly places: Map<string, TreeNode[]>;
-}
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 

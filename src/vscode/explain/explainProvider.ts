@@ -8,7 +8,7 @@ import type { ResourceGraph } from '../../core/tree/model.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
 import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
-import { loadK8sActions } from '../live/liveTarget.ts';
+import { loadK8sActions } from '../live/k8sActions.ts';
 
 /**
  * The path of a workspace file below the first workspace folder. The Markdown preview refuses `file:` links, and

@@ -20,13 +20,12 @@ import { waitFor } from '../../live/waitFor.ts';
 import {
 	cancelled,
 	liveTargetOf,
-	loadK8sActions,
 	succeeded,
-	type K8sActions,
 	type LiveCommandDeps,
 	type LiveTarget,
 	type Outcome,
 } from './liveTarget.ts';
+import { loadK8sActions, type K8sActions } from './k8sActions.ts';
 
 /** How long a reconcile or a force update is waited for before the user is told how to follow it. */
 const waitLimitMs = 120_000;

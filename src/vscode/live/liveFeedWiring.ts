@@ -4,7 +4,7 @@ import type { GraphChanged } from '../../live/feedDependencies.ts';
 import { LiveFeed } from '../../live/liveFeed.ts';
 import type { Log } from '../log.ts';
 import { readClusterSettings } from '../settings.ts';
-import { loadK8sActions } from './liveTarget.ts';
+import { loadK8sActions } from './k8sActions.ts';
 
 /**
  * The live feed with VS Code's settings, log and window progress. The cluster client is the k8s bundle

@@ -15,11 +15,11 @@ import { liveScheme, ReadOnlyDocuments } from './readOnlyDocuments.ts';
 import {
 	describeTarget,
 	liveTargetOf,
-	loadK8sActions,
 	showFailure,
 	type LiveCommandDeps,
 	type LiveTarget,
 } from './liveTarget.ts';
+import { loadK8sActions } from './k8sActions.ts';
 
 /** A place in a workspace file: where a CodeLens sits. */
 type DeclaredAt = SourcePlace;

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import type { TreeNode } from '../../core/tree/treeNode.ts';
-import type * as k8sModule from '../../k8s/index.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import type { Log } from '../log.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
@@ -26,9 +25,6 @@ export interface LiveTarget {
 	readonly kubeconfig: MergedKubeconfig;
 }
 
-/** The cluster actions of src/k8s: get, events, Flux and Fleet patches. */
-export type K8sActions = typeof k8sModule;
-
 /**
  * What a mutation command returns to a caller (tests, other commands): done, cancelled (no message), or failed with
  * the words the user was shown.
@@ -36,13 +32,6 @@ export type K8sActions = typeof k8sModule;
 export type Outcome = { readonly ok: true } | { readonly ok: false; readonly message?: string };
 export const succeeded: Outcome = { ok: true };
 export const cancelled: Outcome = { ok: false };
-
-let k8sActions: Promise<K8sActions> | undefined;
-
-/** The k8s bundle (dist/k8s.cjs, with client-node), loaded the first time a command needs a cluster. */
-export function loadK8sActions(): Promise<K8sActions> {
-	return (k8sActions ??= import('../../k8s/index.ts'));
-}
 
 /** The live object a tree node id names, or undefined once the user was told to choose one. */
 export function liveTargetOf(deps: LiveCommandDeps, id: unknown): LiveTarget | undefined {

@@ -15,7 +15,7 @@ import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type { ActionFailureKind } from '../../k8s/actions.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
-import { loadK8sActions } from '../live/liveTarget.ts';
+import { loadK8sActions } from '../live/k8sActions.ts';
 import { iconOf } from './treeItems.ts';
 
 /** An applied-resource row: its role, its parent (the BundleDeployment or Kustomization) and where it lives. */

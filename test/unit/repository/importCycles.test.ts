@@ -9,33 +9,6 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { repoRoot } from '../../support/conformance.ts';
 
-/**
- * The cycles src/ has today, to be broken (issue "The lint, without holes"); any other cycle fails the test, and so
- * does a cycle listed here that no longer exists (take it off the list when it is broken). Each is written from its
- * smallest file, as the test prints it.
- *
- * src/core/tree: graphState.ts imports two types from the modules above it (`Aggregates` from fleetAggregates.ts,
- * `Listing` from listing.ts), which import graphState.ts: nine files in one knot, thirteen cycles.
- * src/vscode: live/liveTarget.ts imports `appliedRowTargetOf` from tree/appliedResourceReads.ts, which imports
- * `loadK8sActions` from live/liveTarget.ts.
- */
-const knownCycles: readonly string[] = [
-	'src/core/tree/appliedResources.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/derivation.ts -> src/core/tree/appliedResources.ts',
-	'src/core/tree/derivation.ts -> src/core/tree/fleetAggregates.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/derivation.ts',
-	'src/core/tree/derivation.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/derivation.ts',
-	'src/core/tree/derivation.ts -> src/core/tree/indexes.ts -> src/core/tree/fleetAggregates.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/derivation.ts',
-	'src/core/tree/derivation.ts -> src/core/tree/indexes.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/derivation.ts',
-	'src/core/tree/derivation.ts -> src/core/tree/systemVertices.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/derivation.ts',
-	'src/core/tree/derivation.ts -> src/core/tree/update.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/derivation.ts',
-	'src/core/tree/fleetAggregates.ts -> src/core/tree/graphState.ts -> src/core/tree/fleetAggregates.ts',
-	'src/core/tree/fleetAggregates.ts -> src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/indexes.ts -> src/core/tree/fleetAggregates.ts',
-	'src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/graphState.ts',
-	'src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/graphState.ts',
-	'src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/indexes.ts -> src/core/tree/graphState.ts',
-	'src/core/tree/graphState.ts -> src/core/tree/listing.ts -> src/core/tree/presentation.ts -> src/core/tree/update.ts -> src/core/tree/graphState.ts',
-	'src/vscode/live/liveTarget.ts -> src/vscode/tree/appliedResourceReads.ts -> src/vscode/live/liveTarget.ts',
-];
-
 /** More cycles than this are not listed one by one (their number grows fast in a knot): the knots are. */
 const cycleLimit = 1000;
 
@@ -244,21 +217,11 @@ describe('import cycles in src/', () => {
 		assert.deepEqual(graph.unresolved, []);
 	});
 
-	it('has no import cycle but the known ones', () => {
-		const added = cycles.filter((cycle) => !knownCycles.includes(cycle));
+	it('has no import cycle', () => {
 		assert.deepEqual(
-			added,
+			cycles,
 			[],
-			`New import cycles in src/ (type-only imports count: move the shared type down to a module both can import):\n${added.join('\n')}`,
-		);
-	});
-
-	it('still has each known cycle (a broken one leaves knownCycles)', () => {
-		const broken = knownCycles.filter((cycle) => !cycles.includes(cycle));
-		assert.deepEqual(
-			broken,
-			[],
-			`These known import cycles are gone: take them off knownCycles in test/unit/repository/importCycles.test.ts (empty it when none is left):\n${broken.join('\n')}`,
+			`Import cycles in src/ (type-only imports count: move the shared type down to a module both can import):\n${cycles.join('\n')}`,
 		);
 	});
 });
