@@ -679,3 +679,16 @@ function partOfDocuments(
 	});
 	return { objects, problems, skippedDocuments, documentCount: list.length };
 }
+
+/**
+ * The object a cursor on `line` (zero-based) is in: the one that starts last at or before it (a YAML node's range runs
+ * on to where the next one starts), else the first; undefined when there is none.
+ */
+export function objectAtLine(
+	objects: readonly ParsedObject[],
+	line: number,
+): ParsedObject | undefined {
+	let found = objects[0];
+	for (const entry of objects) if (entry.range.start.line <= line) found = entry;
+	return found;
+}

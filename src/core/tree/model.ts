@@ -114,6 +114,11 @@ export class ResourceGraph {
 		return this.finishChanges(changes);
 	}
 
+	/** Whether a root holds only part of its objects yet (its first read or sync runs: RootState.partial). */
+	rootIsPartial(rootId: string): boolean {
+		return this.rootsById.get(rootId)?.state?.partial === true;
+	}
+
 	/** Sets or clears the state shown on a root itself ("cannot reach", "login required"). */
 	setRootState(rootId: string, state: RootState | undefined): ChangedNodes {
 		const changes = newChangeSet();

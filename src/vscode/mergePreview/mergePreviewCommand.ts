@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseManifests } from '../../core/manifest/parse.ts';
+import { objectAtLine, parseManifests } from '../../core/manifest/parse.ts';
 import { mergeDiffTitle, mergeInputsFrom, mergeWorkloadOf } from '../../core/merge/mergePreview.ts';
 import type { MergeRules } from '../../core/merge/wecMerge.ts';
 import { type ResourceGraph } from '../../core/tree/model.ts';
@@ -83,10 +83,7 @@ async function showBeside(uri: vscode.Uri): Promise<string> {
 function anyLiveRootSyncing(graph: ResourceGraph): boolean {
 	return graph
 		.roots()
-		.some(
-			(root) =>
-				contextOfLiveRoot(root.id) !== undefined && /syncing|connecting/.test(root.description),
-		);
+		.some((root) => contextOfLiveRoot(root.id) !== undefined && graph.rootIsPartial(root.rootId));
 }
 
 /** Registers the merge preview: content provider, CodeLens, preview and diff commands. */
@@ -108,8 +105,7 @@ export function registerMergePreview(
 		if (argument) {
 			const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(argument.uri));
 			const entries = parseManifests(document.getText(), { fileName: document.uri.path }).objects;
-			let found = entries[0];
-			for (const entry of entries) if (entry.range.start.line <= argument.line) found = entry;
+			const found = objectAtLine(entries, argument.line);
 			return found ? objectKeyOf(found.object) : undefined;
 		}
 		const editor = vscode.window.activeTextEditor;

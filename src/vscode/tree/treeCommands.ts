@@ -7,7 +7,7 @@ import { objectPicksOf } from '../../core/tree/objectPicks.ts';
 import { attentionList } from '../../core/tree/attention.ts';
 import { type TreeNode } from '../../core/tree/treeNode.ts';
 import { waitingOfNode } from '../../core/tree/waiting.ts';
-import { parseManifests } from '../../core/manifest/parse.ts';
+import { objectAtLine, parseManifests } from '../../core/manifest/parse.ts';
 import { rowTextLimit, truncate } from '../../core/text/limits.ts';
 import { visibleLine } from '../../core/text/visible.ts';
 import type { ExplainProvider } from '../explain/explainProvider.ts';
@@ -125,10 +125,7 @@ async function nodeOrPick(
 /** The object in the active editor at the cursor, as a graph key. */
 function activeObjectKey(editor: vscode.TextEditor): string | undefined {
 	const parsed = parseManifests(editor.document.getText(), { fileName: editor.document.uri.path });
-	const line = editor.selection.active.line;
-	// The object that starts last at or before the cursor: a YAML node's range runs on to where the next one starts.
-	let found = parsed.objects[0];
-	for (const entry of parsed.objects) if (entry.range.start.line <= line) found = entry;
+	const found = objectAtLine(parsed.objects, editor.selection.active.line);
 	return found ? objectKeyOf(found.object) : undefined;
 }
 

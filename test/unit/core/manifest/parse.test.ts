@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseManifests } from '../../../../src/core/manifest/parse.ts';
+import { objectAtLine, parseManifests } from '../../../../src/core/manifest/parse.ts';
 
 describe('parseManifests', () => {
 	it('reads every document of a multi-document file with its line', () => {
@@ -86,5 +86,30 @@ describe('parseManifests', () => {
 		);
 		assert.equal(result.objects.length, 0);
 		assert.equal(result.problems[0]?.code, 'too-large');
+	});
+});
+
+describe('the object at a cursor line', () => {
+	const text = [
+		'# a comment before the first document',
+		'apiVersion: v1',
+		'kind: ConfigMap',
+		'metadata: {name: first}',
+		'---',
+		'apiVersion: v1',
+		'kind: ConfigMap',
+		'metadata: {name: second}',
+		'',
+	].join('\n');
+	const { objects } = parseManifests(text);
+	const nameAt = (line: number): unknown =>
+		(objectAtLine(objects, line)?.object.metadata as { name?: string } | undefined)?.name;
+
+	it('is the object that starts last at or before the line, the first above it, none without objects', () => {
+		assert.equal(nameAt(0), 'first');
+		assert.equal(nameAt(3), 'first');
+		assert.equal(nameAt(5), 'second');
+		assert.equal(nameAt(8), 'second');
+		assert.equal(objectAtLine([], 3), undefined);
 	});
 });

@@ -1504,3 +1504,20 @@ describe('a root whose objects the tree does not place', () => {
 		assert.equal(graph.roots()[0]?.description, '3 objects');
 	});
 });
+
+describe('resource graph: a root that holds only part of its objects', () => {
+	it('says so while its state is partial (a first sync), and not once the state is cleared', () => {
+		const graph = new ResourceGraph();
+		graph.addRoot('live:platform', 'platform', 'live');
+		assert.equal(graph.rootIsPartial('live:platform'), false);
+		graph.setRootState('live:platform', {
+			tone: 'progressing',
+			message: 'syncing…',
+			partial: true,
+		});
+		assert.equal(graph.rootIsPartial('live:platform'), true);
+		graph.setRootState('live:platform', undefined);
+		assert.equal(graph.rootIsPartial('live:platform'), false);
+		assert.equal(graph.rootIsPartial('live:gone'), false);
+	});
+});
