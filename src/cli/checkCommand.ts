@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { diagnoseManifest, type Finding, type FindingSeverity } from '../core/manifest/diagnose.ts';
 import {
 	fleetTroubleshootingFindings,
+	explicitClockOf,
 	newestTimestampOf,
 	type InputObject,
 } from '../core/checks/fleetTroubleshooting.ts';
@@ -337,9 +338,8 @@ function explicitNowOf(
 ): number | undefined | string {
 	const option = values.now;
 	const given = option ?? env.KUBE_STATUS_LENS_NOW;
-	if (given === undefined || given === '') return undefined;
-	const time = Date.parse(given);
-	if (Number.isFinite(time) && /^\d{4}-\d{2}-\d{2}T/.test(given)) return time;
+	const time = explicitClockOf(given);
+	if (time !== 'invalid') return time;
 	return `${option !== undefined ? '--now' : 'KUBE_STATUS_LENS_NOW'} takes an RFC 3339 time such as 2026-03-01T12:00:00Z, not ${given}`;
 }
 

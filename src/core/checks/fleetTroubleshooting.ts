@@ -203,6 +203,30 @@ function timeOf(text: unknown): number | undefined {
 }
 
 /**
+ * The clock a user sets for Fleet's checks (`--now`, KUBE_STATUS_LENS_NOW): an RFC 3339 time in ms, undefined when none
+ * is given, or 'invalid' for text that is not one (Date.parse alone takes "2026", "March 1" and other loose forms).
+ */
+export function explicitClockOf(text: string | undefined): number | undefined | 'invalid' {
+	if (text === undefined || text === '') return undefined;
+	const time = Date.parse(text);
+	return Number.isFinite(time) && /^\d{4}-\d{2}-\d{2}T/.test(text) ? time : 'invalid';
+}
+
+/**
+ * The clock of Fleet's checks on a root: the one the user set, else the wall clock for a live context, else undefined
+ * (the checks then measure from the newest timestamp the objects hold: a dump's ages are those of when it was taken).
+ */
+export function fleetChecksClockOf(
+	explicit: string | undefined,
+	live: boolean,
+	wallClock: number,
+): number | undefined {
+	const set = explicitClockOf(explicit);
+	if (typeof set === 'number') return set;
+	return live ? wallClock : undefined;
+}
+
+/**
  * The newest timestamp the objects hold (conditions, a Cluster's `status.agent.lastSeen`, a GitRepo's
  * `status.lastPollingTriggered`, Events), in ms since the epoch: the clock of a dump or a folder of files, whose ages are
  * measured from the time the objects were written rather than from now.

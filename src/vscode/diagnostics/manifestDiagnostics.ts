@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { isFleetMonitorOutput, monitorDocumentReport } from '../../core/checks/fleetMonitor.ts';
-import { documentFleetFindings } from '../../core/checks/fleetTroubleshooting.ts';
+import {
+	documentFleetFindings,
+	fleetChecksClockOf,
+} from '../../core/checks/fleetTroubleshooting.ts';
 import { diagnoseManifest, listedFindings, type Finding } from '../../core/manifest/diagnose.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import { getRecord, isRecord } from '../../core/model/object.ts';
@@ -109,12 +112,11 @@ export class ManifestDiagnostics implements vscode.Disposable {
 		if (!text.includes('fleet.cattle.io')) return [];
 		const own = parseManifests(text).objects;
 		const rootId = rootOfReadOnlyDocument(uri) ?? workspaceRootId;
-		const explicitNow = Date.parse(process.env.KUBE_STATUS_LENS_NOW ?? '');
-		const now = Number.isFinite(explicitNow)
-			? explicitNow
-			: contextOfLiveRoot(rootId) !== undefined
-				? Date.now()
-				: undefined;
+		const now = fleetChecksClockOf(
+			process.env.KUBE_STATUS_LENS_NOW,
+			contextOfLiveRoot(rootId) !== undefined,
+			Date.now(),
+		);
 		return documentFleetFindings(own, this.graph.objectsOf(rootId), now);
 	}
 

@@ -1,5 +1,6 @@
 import {
 	fleetFindingKeyOf,
+	fleetChecksClockOf,
 	fleetFindingsByObject,
 	type ObjectFleetFinding,
 } from '../../core/checks/fleetTroubleshooting.ts';
@@ -26,12 +27,11 @@ export class FleetFindingsCache {
 	findingsOf(rootId: string, object: unknown): readonly ObjectFleetFinding[] {
 		let byObject = this.byRoot.get(rootId);
 		if (!byObject) {
-			const explicitNow = Date.parse(process.env.KUBE_STATUS_LENS_NOW ?? '');
-			const now = Number.isFinite(explicitNow)
-				? explicitNow
-				: contextOfLiveRoot(rootId) !== undefined
-					? Date.now()
-					: undefined;
+			const now = fleetChecksClockOf(
+				process.env.KUBE_STATUS_LENS_NOW,
+				contextOfLiveRoot(rootId) !== undefined,
+				Date.now(),
+			);
 			byObject = fleetFindingsByObject(this.graph.objectsOf(rootId), now);
 			this.byRoot.set(rootId, byObject);
 		}

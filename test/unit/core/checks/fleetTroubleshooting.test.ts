@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
 	documentFleetFindings,
+	explicitClockOf,
+	fleetChecksClockOf,
 	fleetTroubleshootingFindings,
 	newestTimestampOf,
 	type InputObject,
@@ -540,5 +542,29 @@ describe('Fleet findings of one open document, its workspace being the input', (
 			),
 			[],
 		);
+	});
+});
+
+describe("the clock of Fleet's checks", () => {
+	const wall = Date.parse('2026-12-02T12:00:00Z');
+
+	it('takes an RFC 3339 time the user set, and refuses the loose forms Date.parse would take', () => {
+		assert.equal(explicitClockOf('2026-03-01T12:00:00Z'), Date.parse('2026-03-01T12:00:00Z'));
+		assert.equal(explicitClockOf(undefined), undefined);
+		assert.equal(explicitClockOf(''), undefined);
+		assert.equal(explicitClockOf('2026'), 'invalid');
+		assert.equal(explicitClockOf('March 1, 2026'), 'invalid');
+	});
+
+	it('is the set time, else the wall clock in a live context, else none (the newest timestamp of the input)', () => {
+		assert.equal(
+			fleetChecksClockOf('2026-03-01T12:00:00Z', true, wall),
+			Date.parse('2026-03-01T12:00:00Z'),
+		);
+		assert.equal(fleetChecksClockOf(undefined, true, wall), wall);
+		assert.equal(fleetChecksClockOf(undefined, false, wall), undefined);
+		// A loose time is no clock: the editor measured from "2026" (1 January) before.
+		assert.equal(fleetChecksClockOf('2026', false, wall), undefined);
+		assert.equal(fleetChecksClockOf('2026', true, wall), wall);
 	});
 });
