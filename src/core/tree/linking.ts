@@ -44,6 +44,19 @@ export function pairOf(namespace: string, name: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Fleet
 
+/** The graph key of the GitRepo that made a Fleet Bundle: its repo-name label, in the Bundle's namespace. */
+export function bundleGitRepoKeyOf(bundle: unknown): string | undefined {
+	const repoName = getString(bundle, 'metadata', 'labels', 'fleet.cattle.io/repo-name');
+	return repoName
+		? objectKey(
+				fleetApiGroup,
+				'GitRepo',
+				getString(bundle, 'metadata', 'namespace') ?? '',
+				repoName,
+			)
+		: undefined;
+}
+
 /** Where a BundleDeployment belongs, by the labels Fleet copies onto it (target.go BundleDeploymentLabels). */
 export interface BundleDeploymentLinks {
 	/** The Bundle slot: "ns/name" from bundle-namespace + bundle-name, or "?<bd name>" when the label is missing. */

@@ -1,31 +1,19 @@
 import * as vscode from 'vscode';
 import { sourceLinkOf, type SourceLink } from '../../core/explain/sourceLinks.ts';
-import { getRecord, getString } from '../../core/model/object.ts';
+import { bundleGitRepoKeyOf } from '../../core/tree/linking.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import { visibleLine } from '../../core/text/visible.ts';
-
-/** The GitRepo that made a Fleet Bundle (its repo-name label, in its namespace), in the same root. */
-function gitRepoOf(graph: ResourceGraph, rootId: string, bundle: unknown): unknown {
-	const repoName = getString(getRecord(bundle, 'metadata', 'labels'), 'fleet.cattle.io/repo-name');
-	const namespace = getString(bundle, 'metadata', 'namespace') ?? '';
-	if (!repoName) return undefined;
-	return graph
-		.objectsOf(rootId)
-		.find(
-			(object) =>
-				getString(object, 'kind') === 'GitRepo' &&
-				(getString(object, 'apiVersion') ?? '').startsWith('fleet.cattle.io/') &&
-				getString(object, 'metadata', 'name') === repoName &&
-				(getString(object, 'metadata', 'namespace') ?? '') === namespace,
-		);
-}
 
 function linkOfNode(graph: ResourceGraph, id: unknown): SourceLink | undefined {
 	const node = typeof id === 'string' ? graph.node(id) : undefined;
 	if (!node?.objectKey) return undefined;
 	const object = graph.objectOf(node.rootId, node.objectKey);
 	if (!object) return undefined;
-	return sourceLinkOf(object, gitRepoOf(graph, node.rootId, object));
+	const gitRepoKey = bundleGitRepoKeyOf(object);
+	return sourceLinkOf(
+		object,
+		gitRepoKey === undefined ? undefined : graph.objectOf(node.rootId, gitRepoKey),
+	);
 }
 
 /**
