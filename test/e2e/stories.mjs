@@ -268,6 +268,37 @@ export async function runStories(page, { out }) {
 	);
 
 	await story(
+		'a user shows only the problems and reads them from the top of the tree',
+		async () => {
+			await page.mouse.move(700, 700);
+			await palette.run('Kube Status Lens: Show Only Problems');
+			await page.locator('.sidebar', { hasText: 'objects shown' }).first().waitFor();
+			// The problems are opened out (the view scrolls to each as it does), then the view is back at its top row.
+			await page
+				.waitForFunction(
+					() => {
+						const rows = [
+							...globalThis.document.querySelectorAll('.sidebar .monaco-list-row'),
+						].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+						return rows[0]?.textContent?.includes('Workspace manifests') === true;
+					},
+					undefined,
+					{ timeout: 10_000 },
+				)
+				.catch(async () => {
+					const texts = await page.locator('.sidebar .monaco-list-row').allInnerTexts();
+					throw new Error(`the tree did not come back to its top row: ${JSON.stringify(texts[0])}`);
+				});
+			await shot('tree-problems-only.png');
+			await page.locator('.sidebar .codicon-clear-all').first().click();
+			await page
+				.locator('.sidebar', { hasText: 'objects shown' })
+				.first()
+				.waitFor({ state: 'hidden' });
+		},
+	);
+
+	await story(
 		'a user clicks "in error" in the status bar and reads every broken object in one list',
 		async () => {
 			await page.locator('.statusbar-item', { hasText: 'in error' }).first().click();

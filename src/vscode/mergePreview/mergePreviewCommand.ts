@@ -178,6 +178,7 @@ export function registerMergePreview(
 					},
 					target.title,
 				);
+				provider.refresh(uri);
 				return showBeside(uri);
 			},
 		),

@@ -97,6 +97,14 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 		this.graph = graph;
 	}
 
+	/**
+	 * Reads a preview again now: one left open from an earlier look (the tabs stay) may show what the graph held then,
+	 * e.g. "no longer in the workspace" while its context was reconnecting.
+	 */
+	refresh(uri: vscode.Uri): void {
+		this.emitter.fire(uri);
+	}
+
 	/** Called on every graph change; refreshes the open previews once things settle. */
 	graphChanged(): void {
 		clearTimeout(this.timer);
@@ -112,7 +120,10 @@ export class MergePreviewProvider implements vscode.TextDocumentContentProvider,
 		const workload = this.picked.has(target.rootId)
 			? this.objectsOf(target.rootId).find((object) => objectKeyOf(object) === target.key)
 			: this.graph.objectOf(target.rootId, target.key);
-		if (!workload) return '# The workload is no longer in the workspace.\n';
+		if (!workload) {
+			const context = contextOfLiveRoot(target.rootId);
+			return `# The workload is no longer in ${context === undefined ? 'the workspace' : `context ${visibleLine(context)}`}.\n`;
+		}
 		if (target.side === 'current') return currentStatusYaml(workload);
 		const inputs = mergeInputsFrom(workload, this.objectsOf(target.rootId));
 		if (target.side === 'merged-status') {

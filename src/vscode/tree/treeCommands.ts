@@ -18,6 +18,7 @@ import type { ResourceTreeProvider } from './resourceTreeProvider.ts';
 import type { WorkspaceManifests } from '../workspace/workspaceManifests.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
 import { chooseDeclaration } from '../workspace/declarationChoice.ts';
+import { expandPlanOf } from '../../core/tree/expandAll.ts';
 
 /** What the tree commands work on. */
 export interface TreeCommandDeps {
@@ -129,6 +130,9 @@ function activeObjectKey(editor: vscode.TextEditor): string | undefined {
 	return found ? objectKeyOf(found.object) : undefined;
 }
 
+/** How many rows Expand All opens at most: each is a reveal, and a fleet's Bundle can hold thousands. */
+const expandAllCap = 200;
+
 /**
  * Registers the tree's commands, each saying what it did or why it could not, and follows the problems-only setting
  * with the filter commands.
@@ -178,6 +182,14 @@ export function registerTreeCommands(
 				() => undefined,
 			);
 		}
+		// Each reveal scrolled to its row, leaving the view at the last one: the list reads from the top.
+		const [first] = provider.getChildren();
+		if (first !== undefined) {
+			await view.reveal(first, { select: false, focus: false, expand: false }).then(
+				() => undefined,
+				() => undefined,
+			);
+		}
 	};
 	const setFilter = (filter: TreeFilter): void => {
 		provider.setFilter(filter);
@@ -208,6 +220,39 @@ export function registerTreeCommands(
 			setFilter({ ...provider.currentFilter, problemsOnly: true });
 			await vscode.commands.executeCommand('kubeStatusLens.resources.focus');
 			await revealProblems();
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.tree.expandAll', async (id?: unknown) => {
+			await deps.ensureStarted();
+			const start = typeof id === 'string' ? id : view.selection[0];
+			const node = start === undefined ? undefined : graph.node(start);
+			if (start === undefined || !node) {
+				void vscode.window.showInformationMessage(
+					'Expand All runs on a row of the Kube Status Lens tree.',
+				);
+				return 0;
+			}
+			// A Bundle or Cluster of a roll-ups-only context lists its BundleDeployments from the cluster when opened: not
+			// hundreds of lists at once.
+			const plan = expandPlanOf(
+				start,
+				(row) => provider.getChildren(row),
+				(row) =>
+					provider.getTreeItem(row).collapsibleState !== vscode.TreeItemCollapsibleState.None &&
+					(row === start || graph.node(row)?.listOnDemand === undefined),
+				expandAllCap,
+			);
+			for (const row of plan.ids) {
+				await view.reveal(row, { expand: true, select: false, focus: false }).then(
+					() => undefined,
+					() => undefined,
+				);
+			}
+			if (plan.more) {
+				void vscode.window.showInformationMessage(
+					`Expanded the first ${expandAllCap} rows under ${visibleLine(truncate(node.label, rowTextLimit))}; open the rest one by one, or narrow the tree with a filter.`,
+				);
+			}
+			return plan.ids.length;
 		}),
 		vscode.commands.registerCommand('kubeStatusLens.tree.showAll', () => {
 			setFilter({ ...provider.currentFilter, problemsOnly: false });

@@ -656,8 +656,11 @@ describe('the merge preview on live clusters', () => {
 			workload.id,
 		);
 		assert.ok(uri, 'the preview opened on the first try');
-		const text = (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
-		assert.match(text, /WorkStatus object\(s\) refer to it/);
+		// The same preview was open from the test before, as the restart found it: it reads the WDS again.
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+		await eventually('the preview to merge the WorkStatus objects', () =>
+			/WorkStatus object\(s\) refer to it/.test(document.getText()) ? true : undefined,
+		);
 		const copies = walk(api).filter(
 			(node) => node.rootId === 'live:kubestellar-wds' && node.ref?.kind === 'WorkStatus',
 		);

@@ -649,6 +649,32 @@ describe('the Needs Attention list', () => {
 		await eventually('the row selected in the tree', () => api.view.selection[0] === last.nodeId);
 	});
 
+	it('Expand All opens every row under a GitRepo, down to what its BundleDeployments applied', async () => {
+		const api = await extensionApi();
+		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
+		await vscode.commands.executeCommand(
+			'workbench.actions.treeView.kubeStatusLens.resources.collapseAll',
+		);
+		const shop = walk(api).find((node) => node.ref?.kind === 'GitRepo' && node.ref.name === 'shop');
+		assert.ok(shop);
+		const opened = await vscode.commands.executeCommand<number>(
+			'kubeStatusLens.tree.expandAll',
+			shop.id,
+		);
+		const below = (id: string): string[] =>
+			api.provider.getChildren(id).flatMap((child) => [child, ...below(child)]);
+		const withChildren = [shop.id, ...below(shop.id)].filter(
+			(id) => api.provider.getChildren(id).length > 0,
+		);
+		assert.ok(withChildren.length >= 4, `rows with children under shop: ${withChildren.length}`);
+		assert.equal(opened, withChildren.length);
+		for (const id of withChildren) {
+			await eventually(`${api.graph.node(id)?.label ?? id} opened out`, () =>
+				api.provider.wasExpanded(id),
+			);
+		}
+	});
+
 	it('Show Only Problems opens out the groups that hold the problems', async () => {
 		const api = await extensionApi();
 		await vscode.commands.executeCommand('kubeStatusLens.tree.clearFilters');
