@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { visibleLine } from '../../core/text/visible.ts';
 import {
 	nextRedState,
 	nothingSeen,
@@ -103,14 +104,65 @@ export class RedNotifier implements vscode.Disposable {
 		return node.objectKey !== undefined && this.pins.has(pinKeyOf(node.rootId, node.objectKey));
 	}
 
+	/** Every pin, with a row that shows its object now (none while its root or the object is not in the tree). */
+	pinned(): { readonly key: string; readonly node: TreeNode | undefined }[] {
+		return [...this.pins].map((key) => {
+			const [rootId = '', objectKey = ''] = key.split('\u0000');
+			const [id] = this.graph.findNodesForObject(rootId, objectKey);
+			return { key, node: id === undefined ? undefined : this.graph.node(id) };
+		});
+	}
+
+	/**
+	 * Lists every pin, each with the state its object shows now and where it is; the one chosen is revealed in the
+	 * tree (or, for `unpin`, no longer notified about). Returns the chosen pin's key.
+	 */
+	async pickPin(
+		placeHolder: string,
+	): Promise<{ key: string; node: TreeNode | undefined } | undefined> {
+		const pins = this.pinned();
+		if (pins.length === 0) {
+			void vscode.window.showInformationMessage(
+				'No object is pinned. "Notify When It Turns Red" on a row of the tree pins it.',
+			);
+			return undefined;
+		}
+		const picked = await vscode.window.showQuickPick(
+			pins.map((pin) => {
+				const [rootId = '', objectKey = ''] = pin.key.split('\u0000');
+				const [, kind = '', namespace = '', name = ''] = objectKey.split('|');
+				const where =
+					this.graph.roots().find((root) => root.rootId === rootId)?.label ??
+					'a root that is not open';
+				return {
+					label: visibleLine(`${kind} ${namespace ? `${namespace}/` : ''}${name}`),
+					description: visibleLine(
+						pin.node ? `${pin.node.description ?? ''}`.slice(0, 80) : 'not in the tree now',
+					),
+					detail: visibleLine(where),
+					pin,
+				};
+			}),
+			{ placeHolder, matchOnDescription: true, matchOnDetail: true },
+		);
+		return picked?.pin;
+	}
+
 	async pin(id: unknown, pinned: boolean): Promise<string | undefined> {
+		if (!pinned && typeof id !== 'string') {
+			// From the palette: choose among the pins, not among every object.
+			const chosen = await this.pickPin('Stop notifying about');
+			if (!chosen) return undefined;
+			if (chosen.node) return this.pin(chosen.node.id, false);
+			this.pins.delete(chosen.key);
+			await this.memento.update(pinsKey, [...this.pins]);
+			void vscode.commands.executeCommand('setContext', hasPinsContext, this.pins.size > 0);
+			return chosen.key;
+		}
 		const node =
 			typeof id === 'string'
 				? this.graph.node(id)
-				: await pickObjectNode(
-						this.graph,
-						pinned ? 'Notify when this object turns red' : 'Stop notifying about this object',
-					);
+				: await pickObjectNode(this.graph, 'Notify when this object turns red');
 		if (!node?.objectKey) return undefined;
 		const key = pinKeyOf(node.rootId, node.objectKey);
 		// What is red now is recorded before the pin counts, so pinning a red object does not notify at once.
@@ -225,6 +277,14 @@ export function registerRedNotifier(
 		vscode.commands.registerCommand('kubeStatusLens.notify.unpin', async (id?: unknown) => {
 			await ensureStarted();
 			return notifier.pin(id, false);
+		}),
+		vscode.commands.registerCommand('kubeStatusLens.notify.showPins', async () => {
+			await ensureStarted();
+			const chosen = await notifier.pickPin('Objects pinned to notify when they turn red');
+			if (chosen?.node) {
+				await vscode.commands.executeCommand('kubeStatusLens.attention.reveal', chosen.node.id);
+			}
+			return chosen?.key;
 		}),
 		vscode.workspace.onDidChangeConfiguration((event) => {
 			if (event.affectsConfiguration('kubeStatusLens.notifications')) notifier.graphChanged();

@@ -218,7 +218,17 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 		const waiting = waitingOfNode(this.graph, node);
 		if (node.stateSince || node.terminating || waiting) this.agedIds.add(id);
 		const item = treeItemOf(node, open, Date.now(), waiting?.rowWords);
-		if (node.kind === 'object' && this.isPinned(node)) item.contextValue += ':pinned';
+		if (node.kind === 'object' && this.isPinned(node)) {
+			item.contextValue += ':pinned';
+			// Pinned to notify when it turns red: a bell before the state, and said to a screen reader.
+			item.description = `🔔 ${typeof item.description === 'string' ? item.description : ''}`;
+			if (item.accessibilityInformation) {
+				item.accessibilityInformation = {
+					...item.accessibilityInformation,
+					label: `${item.accessibilityInformation.label}, notifying when it turns red`,
+				};
+			}
+		}
 		if (node.kind === 'root' && isFleetDumpRoot(node.rootId)) item.contextValue += ':fleetDump';
 		if (node.kind === 'resource') {
 			const parentKey = node.parentId ? this.graph.node(node.parentId)?.objectKey : undefined;

@@ -76,6 +76,10 @@ describe('what happened, and notice when it turns red', () => {
 			/:pinned$/.test(api.provider.getTreeItem(node.id).contextValue ?? '') ? true : undefined,
 		);
 		assert.doesNotMatch(api.provider.getTreeItem(other.id).contextValue ?? '', /:pinned/);
+		// The row shows it (a bell before its state), and the list of every pin holds it.
+		assert.match(String(api.provider.getTreeItem(node.id).description), /^🔔 /);
+		assert.doesNotMatch(String(api.provider.getTreeItem(other.id).description), /🔔/);
+		assert.ok(api.notifier.pinned().some((pin) => pin.node?.id === node.id));
 		const before = api.notifier.notified.length;
 		await write('notify-charts.yaml', helmRepository('notify-charts', 'False', 'index 404'));
 		await eventually('one notification', () => api.notifier.notified.length > before);
@@ -93,5 +97,6 @@ describe('what happened, and notice when it turns red', () => {
 		assert.equal(api.notifier.notified.length, before + 1, 'still red: no second notification');
 		await vscode.commands.executeCommand('kubeStatusLens.notify.unpin', node.id);
 		assert.doesNotMatch(api.provider.getTreeItem(node.id).contextValue ?? '', /:pinned/);
+		assert.ok(!api.notifier.pinned().some((pin) => pin.node?.id === node.id));
 	});
 });
