@@ -142,6 +142,36 @@ function fluxCommitOf(revision: string): string {
 }
 
 /**
+ * Every source of an object: a Fleet GitRepo with several `spec.paths` has one per path (in its order, each at the
+ * same commit); anything else has the one `sourceLinkOf` gives, or none.
+ */
+export function sourceLinksOf(object: unknown, gitRepo?: unknown): SourceLink[] {
+	const first = sourceLinkOf(object, gitRepo);
+	if (!first) return [];
+	if (
+		!(getString(object, 'apiVersion') ?? '').startsWith('fleet.cattle.io/') ||
+		getString(object, 'kind') !== 'GitRepo'
+	) {
+		return [first];
+	}
+	const paths = [
+		...new Set(
+			(getArray(object, 'spec', 'paths') ?? []).filter(
+				(path): path is string => typeof path === 'string' && path !== '',
+			),
+		),
+	];
+	if (paths.length <= 1) return [first];
+	const repo = getString(object, 'spec', 'repo') ?? '';
+	const revision =
+		getString(object, 'status', 'commit') ||
+		getString(object, 'spec', 'revision') ||
+		getString(object, 'spec', 'branch') ||
+		undefined;
+	return paths.flatMap((path) => linkFor(repo, revision, path) ?? []);
+}
+
+/**
  * The source of an object: a Fleet GitRepo (its repository at the commit it is at, else its branch or revision, and
  * its first path), a Fleet Bundle (the commit its label names, in the repository of `gitRepo`, the GitRepo that made
  * it, when given), a Flux GitRepository or OCIRepository (its URL and revision). Undefined for anything else.

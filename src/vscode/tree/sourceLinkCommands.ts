@@ -1,19 +1,36 @@
 import * as vscode from 'vscode';
-import { sourceLinkOf, type SourceLink } from '../../core/explain/sourceLinks.ts';
+import { sourceLinksOf, type SourceLink } from '../../core/explain/sourceLinks.ts';
 import { bundleGitRepoKeyOf } from '../../core/tree/linking.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import { visibleLine } from '../../core/text/visible.ts';
 
-function linkOfNode(graph: ResourceGraph, id: unknown): SourceLink | undefined {
+function linksOfNode(graph: ResourceGraph, id: unknown): SourceLink[] {
 	const node = typeof id === 'string' ? graph.node(id) : undefined;
-	if (!node?.objectKey) return undefined;
+	if (!node?.objectKey) return [];
 	const object = graph.objectOf(node.rootId, node.objectKey);
-	if (!object) return undefined;
+	if (!object) return [];
 	const gitRepoKey = bundleGitRepoKeyOf(object);
-	return sourceLinkOf(
+	return sourceLinksOf(
 		object,
 		gitRepoKey === undefined ? undefined : graph.objectOf(node.rootId, gitRepoKey),
 	);
+}
+
+/**
+ * The one link, or the one the user picks when a GitRepo deploys several paths (a caller may name the path instead).
+ */
+async function chosenLink(
+	links: readonly SourceLink[],
+	placeHolder: string,
+	path: unknown,
+): Promise<SourceLink | undefined> {
+	if (links.length <= 1) return links[0];
+	if (typeof path === 'string') return links.find((link) => link.text.endsWith(` ${path}`));
+	const picked = await vscode.window.showQuickPick(
+		links.map((link) => ({ label: visibleLine(link.title), detail: visibleLine(link.text), link })),
+		{ placeHolder },
+	);
+	return picked?.link;
 }
 
 /**
@@ -37,22 +54,40 @@ export function registerSourceLinkCommands(
 		return undefined;
 	};
 	context.subscriptions.push(
-		vscode.commands.registerCommand('kubeStatusLens.source.open', async (id?: unknown) => {
-			const link = linkOfNode(deps.graph, id);
-			if (!link) return none();
-			if (!link.url) {
-				const answer = await vscode.window.showInformationMessage(
-					`${visibleLine(link.title)}: no web page is known for this Git host.`,
-					'Copy URL and Revision',
+		vscode.commands.registerCommand(
+			'kubeStatusLens.source.open',
+			async (id?: unknown, path?: unknown) => {
+				const links = linksOfNode(deps.graph, id);
+				if (links.length === 0) return none();
+				const link = await chosenLink(
+					links,
+					'The GitRepo deploys several paths: open which one?',
+					path,
 				);
-				return answer ? copy(link) : undefined;
-			}
-			await vscode.env.openExternal(vscode.Uri.parse(link.url, true));
-			return link.url;
-		}),
-		vscode.commands.registerCommand('kubeStatusLens.source.copy', async (id?: unknown) => {
-			const link = linkOfNode(deps.graph, id);
-			return link ? copy(link) : none();
-		}),
+				if (!link) return undefined;
+				if (!link.url) {
+					const answer = await vscode.window.showInformationMessage(
+						`${visibleLine(link.title)}: no web page is known for this Git host.`,
+						'Copy URL and Revision',
+					);
+					return answer ? copy(link) : undefined;
+				}
+				await vscode.env.openExternal(vscode.Uri.parse(link.url, true));
+				return link.url;
+			},
+		),
+		vscode.commands.registerCommand(
+			'kubeStatusLens.source.copy',
+			async (id?: unknown, path?: unknown) => {
+				const links = linksOfNode(deps.graph, id);
+				if (links.length === 0) return none();
+				const link = await chosenLink(
+					links,
+					'The GitRepo deploys several paths: copy which one?',
+					path,
+				);
+				return link ? copy(link) : undefined;
+			},
+		),
 	);
 }

@@ -721,11 +721,13 @@ describe('links to the source', () => {
 		assert.equal(menuFor(gitRepo.id), true, 'on the GitRepo');
 		assert.equal(menuFor(bundle.id), true, 'on the Bundle');
 		assert.equal(menuFor(helmRepository.id), false, 'not on a HelmRepository');
+		// shop deploys two paths (frontend, cache): a user picks one; a caller names it.
 		const copied = await vscode.commands.executeCommand<string>(
 			'kubeStatusLens.source.copy',
 			gitRepo.id,
+			'cache',
 		);
-		assert.match(copied, /^https:\/\/github\.com\/example\/shop-fleet [0-9a-f]{40} \S+/);
+		assert.match(copied, /^https:\/\/github\.com\/example\/shop-fleet [0-9a-f]{40} cache$/);
 		assert.equal(await vscode.env.clipboard.readText(), copied);
 		const fromBundle = await vscode.commands.executeCommand<string>(
 			'kubeStatusLens.source.copy',

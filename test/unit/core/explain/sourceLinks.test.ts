@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sourceLinkOf } from '../../../../src/core/explain/sourceLinks.ts';
+import { sourceLinkOf, sourceLinksOf } from '../../../../src/core/explain/sourceLinks.ts';
 
 const commit = '3f9c2a7e51b04d6a8c1e9f20b7d4a6c5e8f10b2d';
 
@@ -113,5 +113,28 @@ describe('links from a GitOps object to its source', () => {
 			title: 'oci://ghcr.io/stefanprodan/manifests/podinfo at latest@sha256:abc',
 		});
 		assert.equal(sourceLinkOf({ apiVersion: 'v1', kind: 'ConfigMap' }), undefined);
+	});
+});
+
+describe('a GitRepo with several paths', () => {
+	it('has a link per path, in its order, each at the commit it is at; one path or none gives one link', () => {
+		const links = sourceLinksOf(
+			gitRepo('https://github.com/example/shop-fleet', {
+				paths: ['charts/frontend', 'charts/cache', 'charts/frontend'],
+			}),
+		);
+		assert.deepEqual(
+			links.map((link) => link.url),
+			[
+				`https://github.com/example/shop-fleet/tree/${commit}/charts/frontend`,
+				`https://github.com/example/shop-fleet/tree/${commit}/charts/cache`,
+			],
+		);
+		assert.equal(sourceLinksOf(gitRepo('https://github.com/example/shop-fleet')).length, 1);
+		assert.equal(
+			sourceLinksOf(gitRepo('https://github.com/example/shop-fleet', { paths: [] })).length,
+			1,
+		);
+		assert.deepEqual(sourceLinksOf({ kind: 'ConfigMap' }), []);
 	});
 });
