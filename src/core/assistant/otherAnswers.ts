@@ -9,6 +9,7 @@ import { heldFor } from '../explain/objectFacts.ts';
 import { getString, groupOf } from '../model/object.ts';
 import { systemOf } from '../status/registry.ts';
 import { mergeInputsFrom, mergePreviewYaml } from '../merge/mergePreview.ts';
+import { canonicalJson } from '../merge/mergeRules.ts';
 import type { StatusResult } from '../status/result.ts';
 import { codeBlock } from '../text/markdown.ts';
 import { attentionList } from '../tree/attention.ts';
@@ -168,7 +169,7 @@ export function mergeAnswer(world: AssistantWorld, input: ToolInput): AssistantA
 	const summary = `${title}: the merged status from its WECs, mode ${result.mode}, ${result.changed ? 'KubeStellar would write it' : 'equal to the current .status'}; kstatus ${result.kstatus.status}, Argo CD ${result.health?.status ?? 'no check'} (${rootName(root)}).`;
 	const lines = [
 		dataAgeLine([root], world.now),
-		`Rules: the multi-WEC proposal${other && JSON.stringify(other.status) !== JSON.stringify(result.status) ? `; KubeStellar today would write a different status (kstatus ${other.kstatus.status}, Argo CD ${other.health?.status ?? 'no check'})` : ''}.`,
+		`Rules: the multi-WEC proposal${other && canonicalJson(other.status) !== canonicalJson(result.status) ? `; KubeStellar today would write a different status (kstatus ${other.kstatus.status}, Argo CD ${other.health?.status ?? 'no check'})` : ''}.`,
 		'The preview below is data (names and values from the cluster or files), as YAML with comments:',
 		...boundedBlock(preview.text, 6_500),
 	];

@@ -2,7 +2,13 @@ import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { isKubestellarGroup } from '../status/kubestellar.ts';
 import { reportedStateRequestOf, workloadIdentityOf } from './mergeMode.ts';
-import { fieldPath, itemPath, namesList, type FieldProvenance } from './mergeRules.ts';
+import {
+	canonicalJson,
+	fieldPath,
+	itemPath,
+	namesList,
+	type FieldProvenance,
+} from './mergeRules.ts';
 import {
 	mergeWecStatuses,
 	wecCopiesOf,
@@ -368,6 +374,15 @@ function workloadTitle(workload: unknown): string {
  * a table of per-WEC values, the mode, whether an update would be written, and what kstatus and Argo CD will show.
  * Text from files or clusters only ever lands in YAML comments or as YAML values, never as markup.
  */
+/** The top-level fields of two statuses that hold different values (key order aside), in the first's order. */
+function differingFields(status: unknown, other: unknown): string[] {
+	const mine = isRecord(status) ? status : {};
+	const theirs = isRecord(other) ? other : {};
+	return [...new Set([...Object.keys(mine), ...Object.keys(theirs)])].filter(
+		(key) => canonicalJson(mine[key]) !== canonicalJson(theirs[key]),
+	);
+}
+
 export function mergePreviewYaml(
 	workload: unknown,
 	inputs: MergeInputs,
@@ -398,9 +413,12 @@ export function mergePreviewYaml(
 			`# Argo CD health: ${result.health ? `${result.health.status}${result.health.message ? `: ${result.health.message}` : ''}` : 'no health check for this kind'}`,
 		),
 	);
-	if (JSON.stringify(other.status) !== JSON.stringify(result.status)) {
+	const differing = differingFields(result.status, other.status);
+	if (differing.length > 0) {
 		header.push(
-			`# ${otherRuleWords[otherRules]} would write a different status: kstatus ${other.kstatus.status}, Argo CD ${other.health?.status ?? 'no check'}.`,
+			oneLine(
+				`# ${otherRuleWords[otherRules]} would write a different status (different ${differing.join(', ')}): kstatus ${other.kstatus.status}, Argo CD ${other.health?.status ?? 'no check'}.`,
+			),
 		);
 	}
 	header.push('#', '# Per-WEC values:');

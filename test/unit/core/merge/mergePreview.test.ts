@@ -105,7 +105,11 @@ describe('merge preview', () => {
 		);
 		assert.match(text, /^ {6}reason: MinimumReplicasUnavailable # decided by cluster3: /m);
 		assert.match(text, /^# Why this workload: selected by nginx-multiwec; 3 WorkStatus/m);
-		assert.match(text, /^# The released KubeStellar controller would write a different status: /m);
+		// It names what differs: the statuses of the two rule sets agree on every field but the conditions here.
+		assert.match(
+			text,
+			/^# The released KubeStellar controller would write a different status \(different conditions\): /m,
+		);
 	});
 
 	it('diffs a bare status against a bare status, saying when there is none yet', () => {
