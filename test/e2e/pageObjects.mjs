@@ -152,15 +152,22 @@ export class CommandPalette {
 	}
 
 	/**
-	 * Runs a command that opens a quick pick and waits for the pick, by its placeholder (not the palette that ran the
-	 * command). A pick closes when focus leaves it: a webview still settling from the last step can take the focus
-	 * back as the pick opens, so the command is run again, as a user would, up to three times.
+	 * Runs a command that opens a quick pick, types `query` into the pick (found by its placeholder, not the palette
+	 * that ran the command) and waits for a row matching `row`, which it returns. A pick closes when focus leaves it: a
+	 * webview still settling from the last step can take the focus back as the pick opens, so the whole is done again,
+	 * as a user would, up to three times.
 	 */
-	async runUntilPick(title, placeholder) {
+	async runAndPick(title, placeholder, query, row) {
 		for (let attempt = 1; ; attempt++) {
-			await this.run(title);
 			try {
-				return await this.waitForPick(placeholder, 10_000);
+				await this.run(title);
+				const input = await this.waitForPick(placeholder, 10_000);
+				await input.fill(query, { timeout: 5_000 });
+				const match = this.page
+					.locator('.quick-input-list .monaco-list-row', { hasText: row })
+					.first();
+				await match.waitFor({ timeout: 10_000 });
+				return match;
 			} catch (error) {
 				if (attempt === 3) throw error;
 				await this.page.keyboard.press('Escape');
