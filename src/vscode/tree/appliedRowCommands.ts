@@ -4,39 +4,12 @@ import { recordedPatchOf } from '../../core/tree/appliedResources.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
 import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import { AppliedResourceReads, appliedRowTargetOf } from './appliedResourceReads.ts';
+import { ReadOnlyDocuments } from '../live/readOnlyDocuments.ts';
 import { ReadFromLinks } from './readFromLinks.ts';
 import type { ResourceTreeProvider } from './resourceTreeProvider.ts';
 
 /** The URI scheme of the read-only texts these commands open (a recorded patch, an object read from an archive). */
 const viewScheme = 'kube-status-lens-view';
-
-/** Read-only texts by URI; an open document of the same name shows the new text. */
-class ReadOnlyTexts implements vscode.TextDocumentContentProvider, vscode.Disposable {
-	private readonly texts = new Map<string, string>();
-	private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-	readonly onDidChange = this.emitter.event;
-
-	provideTextDocumentContent(uri: vscode.Uri): string {
-		return this.texts.get(uri.toString()) ?? '# Not loaded.\n';
-	}
-
-	async open(name: string, text: string, language: string): Promise<string> {
-		const uri = vscode.Uri.from({
-			scheme: viewScheme,
-			path: `/${name.replace(/[^A-Za-z0-9._ ()-]+/g, '-')}`,
-		});
-		this.texts.set(uri.toString(), text);
-		this.emitter.fire(uri);
-		const document = await vscode.workspace.openTextDocument(uri);
-		await vscode.languages.setTextDocumentLanguage(document, language);
-		await vscode.window.showTextDocument(document, { preview: true });
-		return uri.toString();
-	}
-
-	dispose(): void {
-		this.emitter.dispose();
-	}
-}
 
 /** What the applied-resource rows and the Read-from links need from the engine. */
 export interface AppliedRowDeps {
@@ -54,7 +27,7 @@ export function registerAppliedRows(
 	deps: AppliedRowDeps,
 ): ReadFromLinks {
 	const { graph, provider } = deps;
-	const texts = new ReadOnlyTexts();
+	const texts = new ReadOnlyDocuments(viewScheme);
 	provider.appliedReads = new AppliedResourceReads(graph, deps.kubeconfigOf, (ids) =>
 		provider.redraw(ids),
 	);
@@ -75,7 +48,7 @@ export function registerAppliedRows(
 
 async function showRecordedPatch(
 	graph: ResourceGraph,
-	texts: ReadOnlyTexts,
+	texts: ReadOnlyDocuments,
 	id?: string,
 ): Promise<string | undefined> {
 	const node = typeof id === 'string' ? graph.node(id) : undefined;
@@ -104,7 +77,7 @@ async function showRecordedPatch(
 /** Opens what a Read-from link names: the file at its line, or the object as read, read-only. */
 async function openReadFrom(
 	graph: ResourceGraph,
-	texts: ReadOnlyTexts,
+	texts: ReadOnlyDocuments,
 	links: ReadFromLinks,
 	token: unknown,
 ): Promise<string | undefined> {
