@@ -141,34 +141,41 @@ function fluxCommitOf(revision: string): string {
 	return legacy?.[1] ?? revision;
 }
 
-/**
- * Every source of an object: a Fleet GitRepo with several `spec.paths` has one per path (in its order, each at the
- * same commit); anything else has the one `sourceLinkOf` gives, or none.
- */
-export function sourceLinksOf(object: unknown, gitRepo?: unknown): SourceLink[] {
-	const first = sourceLinkOf(object, gitRepo);
-	if (!first) return [];
-	if (
-		!(getString(object, 'apiVersion') ?? '').startsWith('fleet.cattle.io/') ||
-		getString(object, 'kind') !== 'GitRepo'
-	) {
-		return [first];
-	}
-	const paths = [
-		...new Set(
-			(getArray(object, 'spec', 'paths') ?? []).filter(
-				(path): path is string => typeof path === 'string' && path !== '',
-			),
-		),
-	];
-	if (paths.length <= 1) return [first];
-	const repo = getString(object, 'spec', 'repo') ?? '';
+/** A Fleet GitRepo's repository, the revision it is at (commit, else revision or branch) and its paths, once each. */
+function gitRepoSource(
+	object: unknown,
+): { repo: string; revision: string | undefined; paths: string[] } | undefined {
+	const repo = getString(object, 'spec', 'repo');
+	if (!repo) return undefined;
 	const revision =
 		getString(object, 'status', 'commit') ||
 		getString(object, 'spec', 'revision') ||
 		getString(object, 'spec', 'branch') ||
 		undefined;
-	return paths.flatMap((path) => linkFor(repo, revision, path) ?? []);
+	const paths = (getArray(object, 'spec', 'paths') ?? []).filter(
+		(path): path is string => typeof path === 'string' && path !== '',
+	);
+	return { repo, revision, paths: [...new Set(paths)] };
+}
+
+function isFleetGitRepo(object: unknown): boolean {
+	return (
+		(getString(object, 'apiVersion') ?? '').startsWith('fleet.cattle.io/') &&
+		getString(object, 'kind') === 'GitRepo'
+	);
+}
+
+/**
+ * Every source of an object: a Fleet GitRepo with several `spec.paths` has one per path (in its order, each at the
+ * same commit); anything else has the one `sourceLinkOf` gives, or none.
+ */
+export function sourceLinksOf(object: unknown, gitRepo?: unknown): SourceLink[] {
+	const source = isFleetGitRepo(object) ? gitRepoSource(object) : undefined;
+	if (source && source.paths.length > 1) {
+		return source.paths.flatMap((path) => linkFor(source.repo, source.revision, path) ?? []);
+	}
+	const only = sourceLinkOf(object, gitRepo);
+	return only ? [only] : [];
 }
 
 /**
@@ -179,18 +186,9 @@ export function sourceLinksOf(object: unknown, gitRepo?: unknown): SourceLink[] 
 export function sourceLinkOf(object: unknown, gitRepo?: unknown): SourceLink | undefined {
 	const apiVersion = getString(object, 'apiVersion') ?? '';
 	const kind = getString(object, 'kind');
-	if (apiVersion.startsWith('fleet.cattle.io/') && kind === 'GitRepo') {
-		const repo = getString(object, 'spec', 'repo');
-		if (!repo) return undefined;
-		const revision =
-			getString(object, 'status', 'commit') ||
-			getString(object, 'spec', 'revision') ||
-			getString(object, 'spec', 'branch') ||
-			undefined;
-		const firstPath = getArray(object, 'spec', 'paths')?.find(
-			(path): path is string => typeof path === 'string' && path !== '',
-		);
-		return linkFor(repo, revision, firstPath);
+	if (isFleetGitRepo(object)) {
+		const source = gitRepoSource(object);
+		return source ? linkFor(source.repo, source.revision, source.paths[0]) : undefined;
 	}
 	if (apiVersion.startsWith('fleet.cattle.io/') && kind === 'Bundle') {
 		const commit = getString(getRecord(object, 'metadata', 'labels'), 'fleet.cattle.io/commit');

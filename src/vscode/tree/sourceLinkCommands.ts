@@ -53,17 +53,21 @@ export function registerSourceLinkCommands(
 		);
 		return undefined;
 	};
+	/** The node's link: none (said), the one, or the one picked or named among a GitRepo's paths. */
+	const linkFor = async (
+		id: unknown,
+		path: unknown,
+		verb: string,
+	): Promise<SourceLink | undefined> => {
+		const links = linksOfNode(deps.graph, id);
+		if (links.length === 0) return none();
+		return chosenLink(links, `The GitRepo deploys several paths: ${verb} which one?`, path);
+	};
 	context.subscriptions.push(
 		vscode.commands.registerCommand(
 			'kubeStatusLens.source.open',
 			async (id?: unknown, path?: unknown) => {
-				const links = linksOfNode(deps.graph, id);
-				if (links.length === 0) return none();
-				const link = await chosenLink(
-					links,
-					'The GitRepo deploys several paths: open which one?',
-					path,
-				);
+				const link = await linkFor(id, path, 'open');
 				if (!link) return undefined;
 				if (!link.url) {
 					const answer = await vscode.window.showInformationMessage(
@@ -79,13 +83,7 @@ export function registerSourceLinkCommands(
 		vscode.commands.registerCommand(
 			'kubeStatusLens.source.copy',
 			async (id?: unknown, path?: unknown) => {
-				const links = linksOfNode(deps.graph, id);
-				if (links.length === 0) return none();
-				const link = await chosenLink(
-					links,
-					'The GitRepo deploys several paths: copy which one?',
-					path,
-				);
+				const link = await linkFor(id, path, 'copy');
 				return link ? copy(link) : undefined;
 			},
 		),
