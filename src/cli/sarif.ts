@@ -83,6 +83,11 @@ const upstreamReferences: readonly {
 		uri: 'https://azure.github.io/azure-service-operator/guide/conditions/',
 	},
 	{
+		codes: /^fleet-target-/,
+		title: 'Fleet: mapping to downstream clusters',
+		uri: 'https://fleet.rancher.io/gitrepo-targets',
+	},
+	{
 		codes: /^fleet-depends-on-invalid$/,
 		title: 'Fleet: dependsOn in fleet.yaml',
 		uri: 'https://fleet.rancher.io/ref-fleet-yaml',

@@ -210,6 +210,7 @@ export function activateEngine(
 		mergePreview.graphChanged();
 		liveLenses.graphChanged();
 		targetLenses.graphChanged();
+		diagnostics.graphChanged();
 		refreshSummary();
 	};
 	context.subscriptions.push({ dispose: () => clearTimeout(followersTimer) });

@@ -158,3 +158,11 @@ export function readNotificationSettings(): { contexts: string[]; whenUnfocused:
 		whenUnfocused: config.get<boolean>('whenUnfocused') === true,
 	};
 }
+
+/** Typed read of kubeStatusLens.targeting.inventory: the root label targets are matched against, or automatic. */
+export function readTargetInventorySetting(): string | undefined {
+	const value = vscode.workspace
+		.getConfiguration('kubeStatusLens.targeting')
+		.get<unknown>('inventory');
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}

@@ -22,6 +22,7 @@ import { moveEntryFix, removeEntryFix, renameKeyFix, setScalarFix, type Fix } fr
 import type { Located, ObjectPath, TreeNode } from './yamlTree.ts';
 import { explain } from '../catalog/explanations.ts';
 import { fleetCheckCodes, fleetCheckRules } from '../checks/fleetCodes.ts';
+import { targetingCodes, targetingRules } from '../targeting/targetingCodes.ts';
 import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { getInt64, int64Field } from '../model/int64.ts';
 import type { Range } from '../model/range.ts';
@@ -69,6 +70,7 @@ export const findingCodes = [
 	'status-wait-applied',
 	'status-waiting-for-dependency',
 	...fleetCheckCodes,
+	...targetingCodes,
 ] as const;
 
 /** A finding code: links a diagnostic to its documentation and its quick fixes. */
@@ -193,6 +195,7 @@ export const findingRules: Readonly<
 		severity: 'information',
 	},
 	...fleetCheckRules,
+	...targetingRules,
 };
 
 /** One diagnostic: where, how bad, which rule, what to read, and the mechanical fixes if any. */

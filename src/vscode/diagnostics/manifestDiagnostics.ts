@@ -4,14 +4,21 @@ import {
 	documentFleetFindings,
 	fleetChecksClockOf,
 } from '../../core/checks/fleetTroubleshooting.ts';
-import { diagnoseManifest, listedFindings, type Finding } from '../../core/manifest/diagnose.ts';
+import {
+	diagnoseManifest,
+	findingRules,
+	listedFindings,
+	type Finding,
+} from '../../core/manifest/diagnose.ts';
 import { parseManifests } from '../../core/manifest/parse.ts';
 import { getRecord, isRecord } from '../../core/model/object.ts';
 import type { Range } from '../../core/model/range.ts';
+import { mayHoldTargets, targetFindingsOf } from '../../core/targeting/targetLenses.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
+import { targetInventoriesOf } from '../editor/targetInventories.ts';
 import { contextOfLiveRoot } from '../../live/liveRoots.ts';
 import { rootOfReadOnlyDocument } from '../live/readOnlyDocuments.ts';
-import { readDiagnosticsSettings } from '../settings.ts';
+import { readDiagnosticsSettings, readTargetInventorySetting } from '../settings.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
 
 const severities: Readonly<Record<Finding['severity'], vscode.DiagnosticSeverity>> = {
@@ -48,6 +55,7 @@ export class ManifestDiagnostics implements vscode.Disposable {
 	private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
 	private readonly disposables: vscode.Disposable[] = [];
 	private readonly graph: ResourceGraph;
+	private graphTimer: ReturnType<typeof setTimeout> | undefined;
 
 	constructor(graph: ResourceGraph) {
 		this.graph = graph;
@@ -58,6 +66,7 @@ export class ManifestDiagnostics implements vscode.Disposable {
 			vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
 			vscode.workspace.onDidChangeConfiguration((event) => {
 				if (event.affectsConfiguration('kubeStatusLens.diagnostics')) this.refreshAll();
+				if (event.affectsConfiguration('kubeStatusLens.targeting')) this.rediagnoseTargets();
 			}),
 		);
 		this.refreshAll();
@@ -76,6 +85,35 @@ export class ManifestDiagnostics implements vscode.Disposable {
 
 	refreshAll(): void {
 		for (const document of vscode.workspace.textDocuments) this.schedule(document, 0);
+	}
+
+	/**
+	 * The graph changed: targets match other clusters now (a cluster relabelled, a context connected), so documents
+	 * that can hold targets are diagnosed again once changes settle.
+	 */
+	graphChanged(): void {
+		clearTimeout(this.graphTimer);
+		this.graphTimer = setTimeout(() => this.rediagnoseTargets(), 1000);
+	}
+
+	private rediagnoseTargets(): void {
+		for (const document of vscode.workspace.textDocuments) {
+			const key = document.uri.toString();
+			if (!this.findings.has(key) || !mayHoldTargets(document.getText())) continue;
+			this.findings.delete(key);
+			this.schedule(document, 0);
+		}
+	}
+
+	/** Targets that match no cluster or are shadowed, against the inventory chosen (or the fullest root). */
+	private targetFindings(text: string, uri: vscode.Uri): Finding[] {
+		if (!mayHoldTargets(text)) return [];
+		return targetFindingsOf(
+			text,
+			uri.path,
+			targetInventoriesOf(this.graph),
+			readTargetInventorySetting(),
+		).map((finding) => ({ ...finding, severity: findingRules[finding.code].severity }));
 	}
 
 	private schedule(document: vscode.TextDocument, delay: number): void {
@@ -175,6 +213,7 @@ export class ManifestDiagnostics implements vscode.Disposable {
 						workspaceSecrets: (namespace, name) => this.secretKeys(namespace, name),
 					}),
 					...this.fleetFindings(text, document.uri),
+					...this.targetFindings(text, document.uri),
 				];
 		this.findings.set(key, { version: document.version, findings });
 		this.collection.set(document.uri, [
@@ -210,6 +249,7 @@ export class ManifestDiagnostics implements vscode.Disposable {
 	}
 
 	dispose(): void {
+		clearTimeout(this.graphTimer);
 		for (const timer of this.timers.values()) clearTimeout(timer);
 		for (const disposable of this.disposables) disposable.dispose();
 	}

@@ -5,6 +5,7 @@ import { QuickFixProvider } from '../diagnostics/quickFixProvider.ts';
 import { ManifestHoverProvider } from '../hovers/manifestHoverProvider.ts';
 import { LiveStatusCodeLensProvider, liveStatusLookup } from '../live/liveCodeLens.ts';
 import { TargetCodeLensProvider } from './targetCodeLens.ts';
+import { registerChooseTargetInventory } from './targetInventories.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
 
 /**
@@ -24,6 +25,7 @@ export function registerEditorFeatures(
 	const diagnostics = new ManifestDiagnostics(graph);
 	const liveLenses = new LiveStatusCodeLensProvider(graph, live);
 	const targetLenses = new TargetCodeLensProvider(graph);
+	registerChooseTargetInventory(context, graph);
 	context.subscriptions.push(
 		targetLenses,
 		vscode.languages.registerCodeLensProvider({ language: 'yaml' }, targetLenses),

@@ -1,20 +1,27 @@
 import * as vscode from 'vscode';
-import { targetLensesOf, type TargetInventory } from '../../core/targeting/targetLenses.ts';
+import { mayHoldTargets, targetLensesOf } from '../../core/targeting/targetLenses.ts';
 import type { ResourceGraph } from '../../core/tree/model.ts';
+import { readTargetInventorySetting } from '../settings.ts';
+import { targetInventoriesOf } from './targetInventories.ts';
 
 /**
  * "matches 3 clusters of fleet-mgmt: eu-1, eu-3, us-1" above each target of a GitRepo or HelmOp, each
  * targetCustomizations entry of a fleet.yaml and each BindingPolicy, against the clusters the tree holds
- * (src/core/targeting/targetLenses.ts chooses the root). Text only: the lens opens nothing.
+ * (the root chosen in kubeStatusLens.targeting.inventory, else src/core/targeting/targetLenses.ts chooses). A click
+ * chooses the inventory.
  */
 export class TargetCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
 	private readonly emitter = new vscode.EventEmitter<void>();
 	readonly onDidChangeCodeLenses = this.emitter.event;
 	private readonly graph: ResourceGraph;
 	private timer: ReturnType<typeof setTimeout> | undefined;
+	private readonly settings: vscode.Disposable;
 
 	constructor(graph: ResourceGraph) {
 		this.graph = graph;
+		this.settings = vscode.workspace.onDidChangeConfiguration((event) => {
+			if (event.affectsConfiguration('kubeStatusLens.targeting')) this.emitter.fire();
+		});
 	}
 
 	/** Called on graph changes; lenses refresh once things settle. */
@@ -25,23 +32,25 @@ export class TargetCodeLensProvider implements vscode.CodeLensProvider, vscode.D
 
 	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
 		const text = document.getText();
-		// Only documents that can hold targets are read at all.
-		if (!/\b(targets|targetCustomizations|clusterSelectors)\s*:/.test(text)) return [];
-		const inventories: TargetInventory[] = this.graph
-			.roots()
-			.map((root) => ({ label: root.label, objects: this.graph.objectsOf(root.rootId) }));
-		return targetLensesOf(text, document.uri.path, inventories).map(
+		if (!mayHoldTargets(text)) return [];
+		return targetLensesOf(
+			text,
+			document.uri.path,
+			targetInventoriesOf(this.graph),
+			readTargetInventorySetting(),
+		).map(
 			(lens) =>
 				new vscode.CodeLens(new vscode.Range(lens.line, 0, lens.line, 0), {
 					title: lens.title,
 					tooltip: lens.tooltip,
-					command: '',
+					command: 'kubeStatusLens.targets.chooseInventory',
 				}),
 		);
 	}
 
 	dispose(): void {
 		clearTimeout(this.timer);
+		this.settings.dispose();
 		this.emitter.dispose();
 	}
 }

@@ -12,6 +12,7 @@ import {
 	type Finding,
 } from '../../../../src/core/manifest/diagnose.ts';
 import { fleetCheckCodes } from '../../../../src/core/checks/fleetCodes.ts';
+import { targetingCodes } from '../../../../src/core/targeting/targetingCodes.ts';
 import { celLanguage } from '../../../../src/cel/celLanguage.ts';
 import { useCelLanguage } from '../../../../src/core/status/fluxHealthChecks.ts';
 
@@ -149,7 +150,12 @@ describe('diagnoseManifest on the fixtures (expected findings marked in each fil
 			}
 		}
 		// Fleet's troubleshooting codes compare the objects of a whole input: test/unit/core/checks covers them.
-		const perText = findingCodes.filter((code) => !fleetCheckCodes.some((fleet) => fleet === code));
+		// Targeting codes need an inventory: test/unit/core/targeting/targetLenses.test.ts covers them.
+		const perText = findingCodes.filter(
+			(code) =>
+				!fleetCheckCodes.some((fleet) => fleet === code) &&
+				!targetingCodes.some((targeting) => targeting === code),
+		);
 		assert.deepEqual(
 			perText.filter((code) => !fixtures.includes(`${code}.yaml`) || !marked.has(code)),
 			[],

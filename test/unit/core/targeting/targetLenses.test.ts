@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseManifests } from '../../../../src/core/manifest/parse.ts';
-import { targetLensesOf } from '../../../../src/core/targeting/targetLenses.ts';
+import { targetFindingsOf, targetLensesOf } from '../../../../src/core/targeting/targetLenses.ts';
 import { repoRoot } from '../../../support/conformance.ts';
 
 function inventory(cluster: string): { label: string; objects: unknown[] } {
@@ -60,5 +60,115 @@ describe('target lenses', () => {
 			['selects 3 of 3 clusters of kubestellar-its: cluster1, cluster2, cluster3'],
 		);
 		assert.deepEqual(targetLensesOf(text, 'workload.yaml', []), []);
+	});
+
+	it('warns where a GitRepo target matches no cluster, saying why, and where an earlier target shadows one', () => {
+		const text = [
+			'apiVersion: fleet.cattle.io/v1alpha1',
+			'kind: GitRepo',
+			'metadata: { name: shop, namespace: fleet-default }',
+			'spec:',
+			'  targets:',
+			'    - name: europe',
+			'      clusterSelector: { matchLabels: { region: eu } }',
+			'    - name: staging',
+			'      clusterSelector: { matchLabels: { env: staging } }',
+			'    - name: typo',
+			'      clusterSelector: { matchLabels: { env: prdo } }',
+			'    - name: everything',
+			'      clusterSelector: {}',
+			'',
+		].join('\n');
+		const inventories = [inventory('fleet-mgmt')];
+		assert.deepEqual(
+			targetLensesOf(text, 'gitrepo.yaml', inventories).map((lens) => [lens.line, lens.title]),
+			[
+				[5, 'matches 2 clusters of fleet-mgmt: prod-eu-1, staging-1'],
+				[7, 'shadowed: its 1 cluster of fleet-mgmt match `europe` first'],
+				[9, 'matches none of the 3 clusters of fleet-mgmt'],
+				[11, 'matches 1 cluster of fleet-mgmt: prod-us-1 (2 more taken by `europe`)'],
+			],
+		);
+		const findings = targetFindingsOf(text, 'gitrepo.yaml', inventories);
+		assert.deepEqual(
+			findings.map((finding) => [finding.code, finding.range.start, finding.message]),
+			[
+				[
+					'fleet-target-shadowed',
+					{ line: 7, character: 4 },
+					'Target `staging` never applies: every cluster it matches in fleet-mgmt (staging-1) matches the earlier `europe` first, and the first match decides.',
+				],
+				[
+					'fleet-target-matches-no-cluster',
+					{ line: 9, character: 4 },
+					'Target `typo` matches none of the 3 Clusters of fleet-mgmt: target `typo` wants env=prdo; cluster `prod-eu-1` has env=prod (and 2 other clusters).',
+				],
+			],
+		);
+		assert.equal(findings[1]?.subject, 'GitRepo fleet-default/shop');
+	});
+
+	it('warns on a fleet.yaml customization that an earlier one shadows, unless AllMatches applies every match', () => {
+		const text = [
+			'targetCustomizations:',
+			'- name: europe',
+			'  clusterSelector:',
+			'    matchExpressions:',
+			'    - { key: region, operator: In, values: [eu] }',
+			'- name: staging',
+			'  clusterSelector:',
+			'    matchLabels: { env: staging }',
+			'',
+		].join('\n');
+		const inventories = [inventory('fleet-mgmt')];
+		assert.deepEqual(
+			targetFindingsOf(text, 'apps/fleet.yaml', inventories).map((finding) => [
+				finding.code,
+				finding.range.start,
+				finding.message,
+			]),
+			[
+				[
+					'fleet-target-shadowed',
+					{ line: 5, character: 0 },
+					'Customization `staging` never applies: every cluster it matches in fleet-mgmt (staging-1) matches the earlier `europe` first, and the first match decides.',
+				],
+			],
+		);
+		const allMatches = `targetCustomizationMode: AllMatches\n${text}`;
+		assert.deepEqual(targetFindingsOf(allMatches, 'apps/fleet.yaml', inventories), []);
+		assert.deepEqual(
+			targetLensesOf(allMatches, 'apps/fleet.yaml', inventories).map((lens) => lens.title),
+			[
+				'customizes 2 clusters of fleet-mgmt: prod-eu-1, staging-1',
+				'customizes 1 cluster of fleet-mgmt: staging-1',
+			],
+		);
+	});
+
+	it('warns on a BindingPolicy that selects no inventory cluster, and matches against the inventory chosen', () => {
+		const text = [
+			'apiVersion: control.kubestellar.io/v1alpha1',
+			'kind: BindingPolicy',
+			'metadata: { name: edge }',
+			'spec:',
+			'  clusterSelectors:',
+			'    - matchLabels: { location-group: moon }',
+			'',
+		].join('\n');
+		const its = inventory('kubestellar-its');
+		const [finding] = targetFindingsOf(text, 'policy.yaml', [its]);
+		assert.equal(finding?.code, 'kubestellar-policy-selects-no-cluster');
+		assert.match(
+			finding?.message ?? '',
+			/^BindingPolicy `edge` selects none of the 3 ManagedClusters of kubestellar-its: No clusterSelectors entry matches: it wants location-group=moon; cluster `cluster1` has /,
+		);
+		// A second inventory with fewer clusters is used only when chosen, and never when it has none of the kind.
+		const small = { label: 'small', objects: its.objects.slice(0, 1) };
+		const chosenSmall = targetLensesOf(text, 'policy.yaml', [its, small], 'small');
+		assert.match(chosenSmall[0]?.title ?? '', / of small$/);
+		const fleet = inventory('fleet-mgmt');
+		const chosenFleet = targetLensesOf(text, 'policy.yaml', [its, fleet], 'fleet-mgmt');
+		assert.match(chosenFleet[0]?.title ?? '', / of kubestellar-its$/);
 	});
 });
