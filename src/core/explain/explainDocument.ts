@@ -12,6 +12,7 @@ import { readConditions } from '../model/condition.ts';
 import { getString } from '../model/object.ts';
 import { noHealthSentence } from '../status/argocdHealth.ts';
 import { refusingPolicyLines, rejectionOfObject } from '../status/fleetPolicy.ts';
+import { bindingDifferencesOf } from '../targeting/bindingComparison.ts';
 import { bindingPolicyTargetsOf } from '../targeting/bindingPolicyTargets.ts';
 import { fleetTargetsOf } from '../targeting/fleetTargets.ts';
 import { toneRank } from '../status/result.ts';
@@ -581,6 +582,26 @@ function ownerReachLines(
 	lines.push('');
 }
 
+/**
+ * The ManagedClusters a BindingPolicy of this root is matched against: the root's own, or, where the root is a WDS
+ * without them, those of the root that holds the most (the ITS beside it), named.
+ */
+function policyInventoryOf(
+	graph: ResourceGraph,
+	rootId: string,
+): { objects: readonly unknown[]; from?: string } {
+	const objects = graph.objectsOf(rootId);
+	const isInventory = (object: unknown): boolean => getString(object, 'kind') === 'ManagedCluster';
+	if (objects.some(isInventory)) return { objects };
+	let best: { label: string; clusters: unknown[] } | undefined;
+	for (const root of graph.roots()) {
+		if (root.rootId === rootId) continue;
+		const clusters = graph.objectsOf(root.rootId).filter(isInventory);
+		if (clusters.length > (best?.clusters.length ?? 0)) best = { label: root.label, clusters };
+	}
+	return best ? { objects: [...objects, ...best.clusters], from: best.label } : { objects };
+}
+
 /** A BindingPolicy's inventory clusters and workload objects of this input: which it selects, and why not. */
 function policyReachLines(
 	lines: string[],
@@ -588,16 +609,20 @@ function policyReachLines(
 	rootId: string,
 	name: string,
 ): void {
-	const policy = bindingPolicyTargetsOf(graph.objectsOf(rootId)).find(
+	const inventory = policyInventoryOf(graph, rootId);
+	const policy = bindingPolicyTargetsOf(inventory.objects).find(
 		(candidate) => candidate.name === name,
 	);
 	if (!policy || policy.clusters.length + policy.objects.length === 0) return;
 	const selected = policy.clusters.filter((cluster) => cluster.deployed).length;
 	const objects = policy.objects.filter((object) => object.selected);
+	const clusterWords = `${selected} of ${policy.clusters.length} inventory cluster${policy.clusters.length === 1 ? '' : 's'}${
+		inventory.from === undefined ? '' : ` (of ${field(inventory.from)})`
+	}`;
 	lines.push(
 		'## Where it goes',
 		'',
-		`Selects ${selected} of ${policy.clusters.length} inventory cluster${policy.clusters.length === 1 ? '' : 's'} and ${objects.length} of ${policy.objects.length} object${policy.objects.length === 1 ? '' : 's'} of this input${policy.error ? ` (${field(policy.error)})` : ''}.`,
+		`Selects ${clusterWords} and ${objects.length} of ${policy.objects.length} object${policy.objects.length === 1 ? '' : 's'} of this input${policy.error ? ` (${field(policy.error)})` : ''}.`,
 		'',
 	);
 	for (const cluster of policy.clusters.slice(0, 20)) {
@@ -611,6 +636,31 @@ function policyReachLines(
 		);
 	}
 	lines.push('');
+	const comparison = bindingDifferencesOf(policy, inventory.objects);
+	if (comparison.binding === 'absent') {
+		lines.push(
+			'## Its Binding',
+			'',
+			'No Binding of this name in this input: the controller has not written one yet, or the input holds none.',
+			'',
+		);
+	} else if (comparison.differences.length === 0) {
+		lines.push(
+			'## Its Binding',
+			'',
+			'The Binding the controller wrote agrees: the same destinations and the same objects.',
+			'',
+		);
+	} else {
+		lines.push(
+			'## Its Binding',
+			'',
+			'The Binding the controller wrote differs from what the policy selects now:',
+			'',
+			...comparison.differences.map((difference) => `- ${field(difference)}`),
+			'',
+		);
+	}
 }
 
 /** A Cluster's "What it gets": the Bundles of the input that reach it and those that do not, each with why. */

@@ -49,34 +49,73 @@ describe('Explain: where a Bundle goes', () => {
 		assert.match(text, /^- Yes: \*\*fleet-default\/shop-frontend\*\*/m);
 	});
 
-	it('lists for a BindingPolicy the inventory clusters it selects and the objects it places', () => {
+	/** A graph with a root per demo context folder given, each holding that folder's objects (edited by `edit`). */
+	function kubestellarGraph(
+		roots: Readonly<Record<string, readonly string[]>>,
+		edit: (object: Record<string, unknown>) => Record<string, unknown> = (object) => object,
+	): ResourceGraph {
 		const graph = new ResourceGraph();
-		graph.addRoot('ws', 'demo');
-		const files = ['kubestellar-wds', 'kubestellar-its'].flatMap((folder) =>
-			readdirSync(join(repoRoot, 'examples/cluster', folder)).map((file) =>
-				join(repoRoot, 'examples/cluster', folder, file),
-			),
-		);
-		graph.setSourcesObjects(
-			'ws',
-			files.map((file) => ({
-				sourceId: file,
-				objects: parseManifests(readFileSync(file, 'utf8')).objects.map((entry) => ({
-					object: entry.object,
+		for (const [root, folders] of Object.entries(roots)) {
+			graph.addRoot(root, root);
+			const files = folders.flatMap((folder) =>
+				readdirSync(join(repoRoot, 'examples/cluster', folder)).map((file) =>
+					join(repoRoot, 'examples/cluster', folder, file),
+				),
+			);
+			graph.setSourcesObjects(
+				root,
+				files.map((file) => ({
+					sourceId: file,
+					objects: parseManifests(readFileSync(file, 'utf8')).objects.map((entry) => ({
+						object: edit(entry.object),
+					})),
 				})),
-			})),
-		);
+			);
+		}
+		return graph;
+	}
+
+	function explainPolicy(graph: ResourceGraph, root: string): string {
 		const id = graph.findNodesForObject(
-			'ws',
+			root,
 			'control.kubestellar.io|BindingPolicy||nginx-multiwec',
 		)[0];
 		assert.ok(id);
-		const text = explainNodeMarkdown(graph, id).replace(/\\(.)/g, '$1');
+		return explainNodeMarkdown(graph, id).replace(/\\(.)/g, '$1');
+	}
+
+	it('lists for a BindingPolicy the inventory clusters it selects and the objects it places', () => {
+		const graph = kubestellarGraph({ demo: ['kubestellar-wds', 'kubestellar-its'] });
+		const text = explainPolicy(graph, 'demo');
 		assert.match(text, /## Where it goes\n\nSelects 3 of 3 inventory clusters/);
 		assert.match(
 			text,
 			/^- Yes: \*\*cluster1\*\* — clusterSelectors\[0\] \(location-group=edge\) matches its labels\.$/m,
 		);
 		assert.match(text, /^- Places \*\*Deployment nginx\/nginx\*\*$/m);
+		assert.match(
+			text,
+			/## Its Binding\n\nThe Binding the controller wrote agrees: the same destinations and the same objects\./,
+		);
+	});
+
+	it('matches a BindingPolicy of a WDS against the ITS beside it, and says where its Binding differs', () => {
+		// As two live contexts show them: the policy and its Binding in the WDS, the ManagedClusters in the ITS; the
+		// Binding still names cluster3, which no longer carries the label the policy selects.
+		const graph = kubestellarGraph(
+			{ wds: ['kubestellar-wds'], its: ['kubestellar-its'] },
+			(object) =>
+				object.kind === 'ManagedCluster' &&
+				(object.metadata as { name?: string } | undefined)?.name === 'cluster3'
+					? { ...object, metadata: { name: 'cluster3', labels: { 'location-group': 'lab' } } }
+					: object,
+		);
+		const text = explainPolicy(graph, 'wds');
+		assert.match(text, /## Where it goes\n\nSelects 2 of 3 inventory clusters \(of its\) and 1 of/);
+		assert.match(text, /^- No: \*\*cluster3\*\* — No clusterSelectors entry matches/m);
+		assert.match(
+			text,
+			/## Its Binding\n\nThe Binding the controller wrote differs from what the policy selects now:\n\n- cluster `cluster3` is a destination of the Binding, but the policy's selectors do not select it now/,
+		);
 	});
 });
