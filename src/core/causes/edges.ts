@@ -6,7 +6,7 @@
 // the WaitingForOwner condition).
 import { findCondition, readConditions } from '../model/condition.ts';
 import { getArray, getPath, getString, groupOf, isRecord, labelsOf } from '../model/object.ts';
-import { labelSelectorMatcherOf } from '../status/fleetRollup.ts';
+import { labelSelectorMatcherOf } from '../model/labelSelector.ts';
 import { compareBytewise, fleetLabels } from '../status/fleetSummary.ts';
 import type { CauseEdge, CauseRef, CauseWorld, WorldObject } from './types.ts';
 

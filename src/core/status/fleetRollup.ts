@@ -3,7 +3,8 @@
 // gitops/reconciler/status_controller.go, helmops/reconciler/helmop_status.go, reconciler/{bundle_status,
 // bundle_controller,cluster_controller,clustergroup_controller}.go, target/{status,target,builder}.go.
 import { findCondition, readConditions, type Condition } from '../model/condition.ts';
-import { getPath, getString, isRecord, labelsOf } from '../model/object.ts';
+import { labelSelectorMatcherOf, type LabelSelectorMatcher } from '../model/labelSelector.ts';
+import { getPath, getString, labelsOf } from '../model/object.ts';
 import {
 	addResourceCounts,
 	addSummaries,
@@ -839,79 +840,7 @@ export function clusterStatusFrom(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// ClusterGroup (reconciler/clustergroup_controller.go) and label selectors (apimachinery LabelSelectorAsSelector)
-
-/** A parsed label selector: a predicate, or why the selector is invalid. */
-export type LabelSelectorMatcher =
-	| { readonly ok: true; readonly matches: (labels: Readonly<Record<string, string>>) => boolean }
-	| { readonly ok: false; readonly error: string };
-
-/**
- * A matcher for a metav1.LabelSelector: nil selects nothing, an empty one everything (LabelSelectorAsSelector);
- * matchLabels ANDed with matchExpressions In, NotIn (also true when the key is absent), Exists, DoesNotExist.
- */
-export function labelSelectorMatcherOf(selector: unknown): LabelSelectorMatcher {
-	if (selector === undefined || selector === null) return { ok: true, matches: () => false };
-	if (!isRecord(selector)) return { ok: false, error: 'selector is not an object' };
-	const tests: ((labels: Readonly<Record<string, string>>) => boolean)[] = [];
-	const matchLabels = selector.matchLabels ?? {};
-	if (!isRecord(matchLabels)) return { ok: false, error: 'selector.matchLabels is not an object' };
-	for (const [key, value] of Object.entries(matchLabels)) {
-		if (typeof value !== 'string') {
-			return { ok: false, error: `selector.matchLabels.${key} is not a string` };
-		}
-		tests.push((labels) => Object.hasOwn(labels, key) && labels[key] === value);
-	}
-	const expressions = selector.matchExpressions ?? [];
-	if (!Array.isArray(expressions)) {
-		return { ok: false, error: 'selector.matchExpressions is not a list' };
-	}
-	for (const expression of expressions) {
-		const key = getString(expression, 'key') ?? '';
-		const operator = getString(expression, 'operator') ?? '';
-		const rawValues: unknown = getPath(expression, 'values') ?? [];
-		const strings = Array.isArray(rawValues)
-			? rawValues.filter((v): v is string => typeof v === 'string')
-			: [];
-		if (!Array.isArray(rawValues) || strings.length !== rawValues.length) {
-			return { ok: false, error: `values of selector key "${key}" are not a list of strings` };
-		}
-		const values = new Set(strings);
-		switch (operator) {
-			case 'In':
-			case 'NotIn':
-				if (values.size === 0) {
-					return {
-						ok: false,
-						error: `for 'in', 'notin' operators, values set can't be empty (key "${key}")`,
-					};
-				}
-				tests.push(
-					operator === 'In'
-						? (labels) => Object.hasOwn(labels, key) && values.has(labels[key] ?? '')
-						: (labels) => !Object.hasOwn(labels, key) || !values.has(labels[key] ?? ''),
-				);
-				break;
-			case 'Exists':
-			case 'DoesNotExist':
-				if (values.size > 0) {
-					return {
-						ok: false,
-						error: `values set must be empty for exists and does not exist (key "${key}")`,
-					};
-				}
-				tests.push(
-					operator === 'Exists'
-						? (labels) => Object.hasOwn(labels, key)
-						: (labels) => !Object.hasOwn(labels, key),
-				);
-				break;
-			default:
-				return { ok: false, error: `"${operator}" is not a valid label selector operator` };
-		}
-	}
-	return { ok: true, matches: (labels) => tests.every((test) => test(labels)) };
-}
+// ClusterGroup (reconciler/clustergroup_controller.go)
 
 /** Upstream names at most this many non-ready clusters (clustergroup_controller.go MaxReportedNonReadyClusters). */
 const maxReportedNonReadyClusters = 10;

@@ -6,7 +6,7 @@
 // matches when any clause does; a malformed selector is skipped).
 import { getArray, getPath, getString, groupOf, isRecord, labelsOf } from '../model/object.ts';
 import { resourceOfKind } from '../model/resourceNames.ts';
-import { labelSelectorMatcherOf } from '../status/fleetRollup.ts';
+import { labelSelectorMatcherOf } from '../model/labelSelector.ts';
 import { isKubestellarGroup } from '../status/kubestellar.ts';
 import { selectorWords, withoutLists } from './fleetTargets.ts';
 

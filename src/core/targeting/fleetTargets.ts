@@ -18,7 +18,7 @@
 // - A malformed selector in targets or targetRestrictions fails the whole Bundle ("targeting error: …"); one of a
 //   ClusterGroup or a mapping only leaves that object out.
 import { getArray, getPath, getString, groupOf, isRecord, labelsOf } from '../model/object.ts';
-import { labelSelectorMatcherOf, type LabelSelectorMatcher } from '../status/fleetRollup.ts';
+import { labelSelectorMatcherOf, type LabelSelectorMatcher } from '../model/labelSelector.ts';
 
 const fleetGroup = 'fleet.cattle.io';
 const displayNameLabel = 'management.cattle.io/cluster-display-name';

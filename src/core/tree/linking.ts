@@ -6,7 +6,7 @@
 // sourceRef); Kubernetes metadata.ownerReferences for Harbor.
 import { getArray, getPath, getRecord, getString, groupOf, isRecord } from '../model/object.ts';
 import { fleetLabels } from '../status/fleetSummary.ts';
-import { labelSelectorMatcherOf } from '../status/fleetRollup.ts';
+import { labelSelectorMatcherOf } from '../model/labelSelector.ts';
 import { resourceOfKind } from '../model/resourceNames.ts';
 
 /** The Fleet API group. */

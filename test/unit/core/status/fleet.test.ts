@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse, parseAllDocuments } from 'yaml';
 import { diagnoseManifest } from '../../../../src/core/manifest/diagnose.ts';
+import { labelSelectorMatcherOf } from '../../../../src/core/model/labelSelector.ts';
 import { getPath, getString, isRecord } from '../../../../src/core/model/object.ts';
 import {
 	computeFleetRollups,
@@ -13,7 +14,6 @@ import {
 import {
 	clusterGroupStatusOf,
 	clusterStatusOf,
-	labelSelectorMatcherOf,
 	setResources,
 } from '../../../../src/core/status/fleetRollup.ts';
 import {
@@ -935,17 +935,28 @@ describe('ClusterGroup selection', () => {
 			clusters,
 		);
 		assert.equal(computed.processedCondition?.status, 'False');
-		assert.match(computed.processedCondition?.message ?? '', /not a valid label selector operator/);
 		assert.ok(computed.underivable?.includes('clusterCount'));
 		assert.equal(
-			labelSelectorMatcherOf({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }).ok,
-			false,
+			computed.processedCondition?.message,
+			'"Near" is not a valid label selector operator',
 		);
-		assert.equal(
+		assert.deepEqual(
+			labelSelectorMatcherOf({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }),
+			{
+				ok: false,
+				error:
+					"values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+			},
+		);
+		assert.deepEqual(
 			labelSelectorMatcherOf({
 				matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }],
-			}).ok,
-			false,
+			}),
+			{
+				ok: false,
+				error:
+					'values: Invalid value: ["x"]: values set must be empty for exists and does not exist',
+			},
 		);
 	});
 
