@@ -29,6 +29,7 @@ import { FleetFindingsCache } from './tree/fleetFindingsCache.ts';
 import { ResourceTreeProvider } from './tree/resourceTreeProvider.ts';
 import { registerAppliedRows } from './tree/appliedRowCommands.ts';
 import { registerSourceLinkCommands } from './tree/sourceLinkCommands.ts';
+import { registerWhyNotHere } from './tree/whyNotHereCommand.ts';
 import { registerTreeCommands } from './tree/treeCommands.ts';
 import { RememberedList } from '../files/rememberedList.ts';
 import { FleetDumpRoots } from './workspace/fleetDumpRoots.ts';
@@ -187,6 +188,7 @@ export function activateEngine(
 		ensureStarted,
 	});
 	registerSourceLinkCommands(context, { graph });
+	registerWhyNotHere(context, { graph });
 	registerAppliedRows(context, { graph, provider, kubeconfigOf: () => live.kubeconfig });
 	registerLiveActionCommands(context, { graph, live, log, onGraphChanged });
 	const mergeProvider = new MergePreviewProvider(graph);

@@ -25,6 +25,7 @@ export const settingKeys = [
 	'kubeStatusLens.clusters.maxResponseMiB',
 	'kubeStatusLens.notifications.contexts',
 	'kubeStatusLens.notifications.whenUnfocused',
+	'kubeStatusLens.targeting.inventory',
 ] as const;
 
 /**

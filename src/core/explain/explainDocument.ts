@@ -14,6 +14,7 @@ import { noHealthSentence } from '../status/argocdHealth.ts';
 import { refusingPolicyLines, rejectionOfObject } from '../status/fleetPolicy.ts';
 import { bindingDifferencesOf } from '../targeting/bindingComparison.ts';
 import { bindingPolicyTargetsOf } from '../targeting/bindingPolicyTargets.ts';
+import { policiesAskedOfCluster } from '../targeting/whyNotHere.ts';
 import { fleetTargetsOf } from '../targeting/fleetTargets.ts';
 import { toneRank } from '../status/result.ts';
 import type { ResourceGraph } from '../tree/model.ts';
@@ -430,6 +431,9 @@ export function explainNodeMarkdown(
 	if (start.contextFlags.system === 'fleet' && start.ref?.kind === 'Cluster' && startObject) {
 		whatItGetsLines(lines, graph, start.rootId, start.ref.namespace ?? '', start.ref.name);
 	}
+	const wec =
+		start.kind === 'placeholder' ? /(?:^|\/)ph:wec:([^/]+)$/.exec(start.id)?.[1] : undefined;
+	if (wec !== undefined) wecGetsLines(lines, graph, start.rootId, wec);
 	if (start.disagreement) {
 		lines.push('## The controller and the children disagree', '', field(start.disagreement), '');
 	}
@@ -657,9 +661,9 @@ function policyReachLines(
 			'',
 			'The Binding the controller wrote differs from what the policy selects now:',
 			'',
-			...comparison.differences.map((difference) => `- ${field(difference)}`),
-			'',
 		);
+		for (const difference of comparison.differences) lines.push(`- ${field(difference)}`);
+		lines.push('');
 	}
 }
 
@@ -690,6 +694,51 @@ function whatItGetsLines(
 		);
 	}
 	if (rows.length > 20) lines.push(`- and ${rows.length - 20} more`);
+	lines.push('');
+}
+
+/**
+ * A WEC's "What it gets": each BindingPolicy (of this root, or of the root that holds the most: the WDS beside this
+ * ITS) asked of the WEC's ManagedCluster, with why, and the objects of the policies that select it.
+ */
+function wecGetsLines(lines: string[], graph: ResourceGraph, rootId: string, wec: string): void {
+	const isPolicy = (object: unknown): boolean => getString(object, 'kind') === 'BindingPolicy';
+	let policyRoot = graph.objectsOf(rootId).some(isPolicy) ? rootId : undefined;
+	let most = 0;
+	for (const root of policyRoot === undefined ? graph.roots() : []) {
+		const count = graph.objectsOf(root.rootId).filter(isPolicy).length;
+		if (count > most) {
+			policyRoot = root.rootId;
+			most = count;
+		}
+	}
+	if (policyRoot === undefined) return;
+	const policies = graph.objectsOf(policyRoot);
+	const answers = policiesAskedOfCluster(policies, graph.objectsOf(rootId), wec);
+	if (answers.length === 0) return;
+	const gets = answers.filter((answer) => answer.deployed);
+	const from =
+		policyRoot === rootId ? '' : ` of ${field(graph.node(policyRoot)?.label ?? policyRoot)}`;
+	lines.push(
+		'## What it gets',
+		'',
+		`${gets.length} of ${answers.length} BindingPolic${answers.length === 1 ? 'y' : 'ies'}${from} select${gets.length === 1 ? 's' : ''} this WEC.`,
+		'',
+	);
+	for (const answer of answers.slice(0, 20)) {
+		lines.push(
+			`- ${answer.deployed ? 'Yes' : 'No'}: **${field(answer.name)}** — ${field(answer.why)}`,
+		);
+	}
+	if (answers.length > 20) lines.push(`- and ${answers.length - 20} more`);
+	const placed = bindingPolicyTargetsOf(policies)
+		.filter((policy) => gets.some((answer) => answer.name === policy.name))
+		.flatMap((policy) => policy.objects.filter((object) => object.selected));
+	for (const object of placed.slice(0, 20)) {
+		lines.push(
+			`- Receives **${field(`${object.kind} ${object.namespace ? `${object.namespace}/` : ''}${object.name}`)}**`,
+		);
+	}
 	lines.push('');
 }
 

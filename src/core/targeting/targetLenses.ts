@@ -323,7 +323,9 @@ function manifestReports(
 		const kind = getString(object, 'kind');
 		const group = groupOf(getString(object, 'apiVersion') ?? '');
 		if (group === 'fleet.cattle.io' && (kind === 'GitRepo' || kind === 'HelmOp')) {
-			reports.push(...fleetSourceReports(text, analysis, entry, inventories, preferred));
+			for (const report of fleetSourceReports(text, analysis, entry, inventories, preferred)) {
+				reports.push(report);
+			}
 		}
 		if (kind === 'BindingPolicy' && group.endsWith('kubestellar.io')) {
 			const report = policyReport(entry, inventories, preferred);

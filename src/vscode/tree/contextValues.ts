@@ -11,6 +11,10 @@ function segment(text: string): string {
  */
 export function contextValueOf(node: TreeNode, waiting = false): string {
 	const flags = node.contextFlags;
+	// A KubeStellar WEC (a placeholder named by its WorkStatus namespace) can be explained: what it gets.
+	if (node.kind === 'placeholder' && /(?:^|\/)ph:wec:[^/]+$/.test(node.id)) {
+		return 'kubeStatusLensNode:placeholder:wec';
+	}
 	if (node.kind !== 'object') return `kubeStatusLensNode:${node.kind}`;
 	const parts = [
 		'kubeStatusLens',

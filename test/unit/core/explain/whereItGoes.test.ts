@@ -118,4 +118,22 @@ describe('Explain: where a Bundle goes', () => {
 			/## Its Binding\n\nThe Binding the controller wrote differs from what the policy selects now:\n\n- cluster `cluster3` is a destination of the Binding, but the policy's selectors do not select it now/,
 		);
 	});
+
+	it('lists for a WEC of an ITS the BindingPolicies of the WDS beside it that select it, and what it receives', () => {
+		const graph = kubestellarGraph({ wds: ['kubestellar-wds'], its: ['kubestellar-its'] });
+		const find = (id?: string): string | undefined => {
+			for (const child of graph.children(id)) {
+				if (child.id.endsWith('/ph:wec:cluster2')) return child.id;
+				const found = find(child.id);
+				if (found) return found;
+			}
+			return undefined;
+		};
+		const wec = find();
+		assert.ok(wec);
+		const text = explainNodeMarkdown(graph, wec).replace(/\\(.)/g, '$1');
+		assert.match(text, /## What it gets\n\n1 of 1 BindingPolicy of wds selects this WEC\./);
+		assert.match(text, /^- Yes: \*\*nginx-multiwec\*\* — clusterSelectors\[0\]/m);
+		assert.match(text, /^- Receives \*\*Deployment nginx\/nginx\*\*$/m);
+	});
 });
