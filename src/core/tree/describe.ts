@@ -257,6 +257,8 @@ export function childrenDisagreementOf(
 	if (!result.observed || problems === 0 || result.tone === 'warning' || result.tone === 'error') {
 		return undefined;
 	}
+	// Waiting for a dependency is the state the problems below explain, not one they contradict.
+	if (result.state === 'WaitingForDependency') return undefined;
 	return `${kind || 'The object'} reports ${result.state}, but ${problems} of ${total} item${total === 1 ? '' : 's'} below ${problems === 1 ? 'has' : 'have'} problems.`;
 }
 
