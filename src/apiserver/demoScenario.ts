@@ -1,8 +1,9 @@
 // The demo cluster's timeline: what changes, on which "cluster", how many seconds into a round. Each round starts
 // from the objects under examples/cluster/<cluster>/ and tells one story per system:
 // - fleet-mgmt: the GitRepo "shop" gets a new commit, which rolls out cluster by cluster; prod-us-1 rejects the
-//   frontend's upgrade (ErrApplied) and someone edits a ConfigMap on staging-1 by hand (Modified). A stand-in for
-//   Fleet's controllers writes the Bundle, GitRepo, Cluster and ClusterGroup statuses after every change.
+//   frontend's upgrade (ErrApplied) and someone edits a ConfigMap on staging-1 by hand (Modified); two clusters are
+//   relabelled and the bundle sensors-agent moves from edge-eu-1 to lab-1. A stand-in for Fleet's controllers writes
+//   the Bundle, GitRepo, Cluster and ClusterGroup statuses after every change.
 // - kubestellar-wds / kubestellar-its: the nginx Deployment gets a new image in the WDS; the WorkStatus objects
 //   in the ITS follow on cluster1, then cluster2; cluster3 stays short of a replica. A stand-in for KubeStellar's
 //   status controller writes the merged status into the WDS Deployment after every change.
@@ -295,12 +296,84 @@ function fleetTimeline(): readonly ScenarioStep[] {
 		bdStep(24_000, 'someone edits frontend-config on staging-1 by hand', [
 			['shop-frontend', 'staging-1', 'Modified'],
 		]),
+		...sensorsMoveSteps(),
 		ticketsDbStep(30_000, 'the storage quota on local is raised: tickets-db installs', false),
 		ticketsDbStep(
 			37_000,
 			'tickets-db is ready on local; the agent applies tickets-api, which waited for it',
 			true,
 		),
+	];
+}
+
+const sensorsBdOnEdgeEu = ref(
+	fleet,
+	'BundleDeployment',
+	'cluster-fleet-edge-edge-eu-1-3c5e7a9b1d2f',
+	'sensors-agent',
+);
+
+/** A Fleet Cluster's labels, changed as someone relabels it. */
+function relabel(store: ObjectStore, namespace: string, name: string, env: string): void {
+	edit(store, ref(fleet, 'Cluster', namespace, name), (cluster) => {
+		const meta = metadataOf(cluster);
+		meta.labels = { ...record(meta.labels), env };
+	});
+}
+
+/**
+ * Someone relabels two clusters: lab-1 joins the edge, edge-eu-1 is retired. The sensors-agent bundle moves: the
+ * controller creates its BundleDeployment on lab-1 at once and removes the one on edge-eu-1 three seconds later (in
+ * between, that one is stale: no target reaches its cluster any more).
+ */
+function sensorsMoveSteps(): ScenarioStep[] {
+	return [
+		{
+			at: 19_000,
+			description: 'lab-1 is relabelled env=edge and edge-eu-1 env=retired: sensors-agent moves',
+			action: {
+				kind: 'run',
+				run(store) {
+					relabel(store, 'fleet-lab', 'lab-1', 'edge');
+					relabel(store, 'fleet-edge', 'edge-eu-1', 'retired');
+					const current = store.find(sensorsBdOnEdgeEu);
+					if (current !== undefined) {
+						const moved = cloneJson(current);
+						const meta = metadataOf(moved);
+						meta.namespace = 'cluster-fleet-lab-lab-1-5e7a9c1d3f4b';
+						meta.labels = {
+							...record(meta.labels),
+							'fleet.cattle.io/cluster': 'lab-1',
+							'fleet.cattle.io/cluster-namespace': 'fleet-lab',
+						};
+						delete meta.uid;
+						delete meta.creationTimestamp;
+						// Not customized by gold on lab-1 (no tier label): the default options.
+						moved.spec = { ...record(moved.spec), options: { defaultNamespace: 'sensors' } };
+						setBdPhase(moved, 'NotReady');
+						store.put(moved);
+					}
+					reconcileFleet(store);
+				},
+			},
+		},
+		{
+			at: 22_000,
+			description:
+				'the stale BundleDeployment on edge-eu-1 is removed; sensors-agent is ready on lab-1',
+			action: {
+				kind: 'run',
+				run(store) {
+					store.deleteObject(sensorsBdOnEdgeEu);
+					edit(
+						store,
+						ref(fleet, 'BundleDeployment', 'cluster-fleet-lab-lab-1-5e7a9c1d3f4b', 'sensors-agent'),
+						(bd) => setBdPhase(bd, 'Ready'),
+					);
+					reconcileFleet(store);
+				},
+			},
+		},
 	];
 }
 

@@ -108,6 +108,16 @@ export const resourceTypes: readonly ResourceType[] = [
 	),
 	row('fleet.cattle.io/v1alpha1', 'Cluster', 'clusters', true, true, [], ['fleet']),
 	row('fleet.cattle.io/v1alpha1', 'ClusterGroup', 'clustergroups', true, true, [], ['fleet']),
+	// No status at all: the mapping is read by the Bundle's targeting only.
+	row(
+		'fleet.cattle.io/v1alpha1',
+		'BundleNamespaceMapping',
+		'bundlenamespacemappings',
+		true,
+		false,
+		[],
+		['fleet'],
+	),
 	// rancher/fleet#5152: no status subresource (a Policy keeps none), no short name, no category.
 	row('fleet.cattle.io/v1alpha1', 'Policy', 'policies', true, false),
 	// KubeStellar (config/crds): BindingPolicy and Binding are cluster-scoped; WorkStatus lives in the WEC's

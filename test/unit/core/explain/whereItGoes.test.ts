@@ -132,7 +132,7 @@ describe('Explain: where a Bundle goes', () => {
 		const wec = find();
 		assert.ok(wec);
 		const text = explainNodeMarkdown(graph, wec).replace(/\\(.)/g, '$1');
-		assert.match(text, /## What it gets\n\n1 of 1 BindingPolicy of wds selects this WEC\./);
+		assert.match(text, /## What it gets\n\n2 of 2 BindingPolicies of wds select this WEC\./);
 		assert.match(text, /^- Yes: \*\*nginx-multiwec\*\* — clusterSelectors\[0\]/m);
 		assert.match(text, /^- Receives \*\*Deployment nginx\/nginx\*\*$/m);
 	});

@@ -44,7 +44,11 @@ describe('target lenses', () => {
 			targetLensesOf(text, 'frontend/fleet.yaml', [inventory('fleet-mgmt')]).map(
 				(lens) => lens.title,
 			),
-			['customizes 1 cluster of fleet-mgmt: prod-us-1', 'skips 1 cluster of fleet-mgmt: staging-1'],
+			[
+				// Every namespace of the inventory: a fleet.yaml does not say which workspace's GitRepo reads it.
+				'customizes 2 clusters of fleet-mgmt: prod-us-1, edge-us-1',
+				'skips 1 cluster of fleet-mgmt: staging-1',
+			],
 		);
 	});
 
@@ -140,7 +144,7 @@ describe('target lenses', () => {
 		assert.deepEqual(
 			targetLensesOf(allMatches, 'apps/fleet.yaml', inventories).map((lens) => lens.title),
 			[
-				'customizes 2 clusters of fleet-mgmt: prod-eu-1, staging-1',
+				'customizes 4 clusters of fleet-mgmt: prod-eu-1, staging-1, edge-eu-1, lab-1',
 				'customizes 1 cluster of fleet-mgmt: staging-1',
 			],
 		);
