@@ -119,6 +119,28 @@ export function resourcesOfGroupVersion(
 	return result;
 }
 
+/**
+ * Namespaces, whose labels a Fleet BundleNamespaceMapping's namespaceSelector and a KubeStellar downsync clause's
+ * namespaceSelectors match: watched where those kinds are served, so targeting reads them as the controllers do. The
+ * core group is always served at /api/v1, so it needs no discovery.
+ */
+const namespacesResource: WatchedResource = {
+	id: 'v1/namespaces',
+	group: '',
+	version: 'v1',
+	kind: 'Namespace',
+	plural: 'namespaces',
+	namespaced: false,
+	system: 'workloads',
+};
+
+function readsNamespaceLabels(resource: WatchedResource): boolean {
+	return (
+		(resource.group === 'fleet.cattle.io' && resource.kind === 'BundleNamespaceMapping') ||
+		(resource.system === 'kubestellar' && resource.kind === 'BindingPolicy')
+	);
+}
+
 /** The group versions to discover from an APIGroupList: the preferred version of each watched group. */
 export function groupVersionsToDiscover(groupList: unknown): { group: string; version: string }[] {
 	const groups = isRecord(groupList) ? groupList.groups : undefined;
@@ -189,6 +211,7 @@ export async function discoverResources(
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+	if (resources.some(readsNamespaceLabels)) resources.push(namespacesResource);
 	resources.sort((a, b) => a.id.localeCompare(b.id));
 	return { resources, groups };
 }

@@ -391,9 +391,10 @@ describe('live session against the local API server', () => {
 		assert.ok(ids.includes('batch/v1/cronjobs'));
 		assert.ok(ids.includes('cluster.open-cluster-management.io/v1/managedclusters'));
 		assert.ok(!ids.includes('apps/v1/replicasets'));
-		assert.ok(
-			!ids.some((id) => id.startsWith('v1/')),
-			'nothing from the core group, Secrets above all',
+		assert.deepEqual(
+			ids.filter((id) => id.startsWith('v1/')),
+			['v1/namespaces'],
+			'from the core group only Namespaces (BundleNamespaceMappings and BindingPolicies select them), never Secrets',
 		);
 		assert.ok(!ids.includes('policy/v1/poddisruptionbudgets'));
 		assert.deepEqual(

@@ -522,7 +522,21 @@ function resourceVersionOf(object: unknown): string {
 	return isObj(object) && isObj(object.metadata) ? text(object.metadata.resourceVersion) : '';
 }
 
-/** Whether a session watches a served type (discovery.ts's rule, restated): never Secrets, nor the core group. */
+/**
+ * The served types a session watches (discovery.ts's rule, restated): never Secrets; of the core group only
+ * Namespaces, and only where BundleNamespaceMappings or BindingPolicies are served.
+ */
+function watchedTypesOf(served: readonly ResourceType[]): ResourceType[] {
+	const watched = served.filter(isWatchedType);
+	const readsNamespaces = watched.some(
+		(type) =>
+			(type.group === 'fleet.cattle.io' && type.kind === 'BundleNamespaceMapping') ||
+			(isKubestellarGroup(type.group) && type.kind === 'BindingPolicy'),
+	);
+	const namespaces = served.find((type) => type.group === '' && type.kind === 'Namespace');
+	return readsNamespaces && namespaces ? [...watched, namespaces] : watched;
+}
+
 function isWatchedType(type: ResourceType): boolean {
 	if (type.kind === 'Secret') return false;
 	switch (type.group) {
@@ -642,10 +656,7 @@ export function settledDifference(world: LiveWorld, options: SettleOptions): str
 			return `${cluster}'s root state is ${JSON.stringify(state)} (${mode.mode})`;
 		}
 		// Every watched resource: its source holds what the server holds.
-		const types = apiServer
-			.servedTypes()
-			.filter(isWatchedType)
-			.filter((type) => !(rollupsOnly && type.kind === 'BundleDeployment'));
+		const types = watchedTypesOf(apiServer.servedTypes()).filter((type) => !(rollupsOnly && type.kind === 'BundleDeployment'));
 		const watchedIds = new Set(types.map(resourceIdOf));
 		for (const type of types) {
 			const expected = new Map<string, string>();
