@@ -656,7 +656,9 @@ export function settledDifference(world: LiveWorld, options: SettleOptions): str
 			return `${cluster}'s root state is ${JSON.stringify(state)} (${mode.mode})`;
 		}
 		// Every watched resource: its source holds what the server holds.
-		const types = watchedTypesOf(apiServer.servedTypes()).filter((type) => !(rollupsOnly && type.kind === 'BundleDeployment'));
+		const types = watchedTypesOf(apiServer.servedTypes()).filter(
+			(type) => !(rollupsOnly && type.kind === 'BundleDeployment'),
+		);
 		const watchedIds = new Set(types.map(resourceIdOf));
 		for (const type of types) {
 			const expected = new Map<string, string>();
