@@ -130,6 +130,36 @@ export async function runLiveStories(page, { out }) {
 			await page.mouse.move(700, 700);
 		},
 	);
+	await story(
+		'a user asks a Cluster why a bundle is not there, and Explain of the bundle says where it goes and why not elsewhere',
+		async () => {
+			await tree.collapse(/^\s*tickets(?!-)/);
+			await tree.collapse('GitRepos');
+			await tree.expand('Clusters');
+			await tree.contextMenu('lab-1', 'Why Not Here…');
+			const row = page
+				.locator('.quick-input-list .monaco-list-row', { hasText: 'sensors-agent' })
+				.first();
+			await row.waitFor({ timeout: 10_000 });
+			await page.waitForTimeout(300);
+			await shot('live-why-not-here.png');
+			await row.click();
+			const toast = page.locator('.notification-toast', { hasText: 'sensors-agent' }).first();
+			await toast.waitFor({ timeout: 10_000 });
+			await toast.locator('.monaco-button', { hasText: 'Explain Bundle' }).click();
+			const preview = page
+				.frameLocator('iframe.webview')
+				.last()
+				.frameLocator('iframe#active-frame');
+			await preview
+				.locator('h2', { hasText: 'Where it goes' })
+				.first()
+				.scrollIntoViewIfNeeded({ timeout: 30_000 });
+			await shot('live-explain-where-it-goes.png');
+			await palette.run('View: Close All Editor Groups');
+			await tree.collapse('Clusters');
+		},
+	);
 	await liveMatrixStories(page, { story, shot, palette });
 	return failures() === 0 ? 0 : 1;
 }

@@ -20,25 +20,6 @@ export type BindingComparison =
 
 const shownDifferences = 20;
 
-/** API groups the controller does not watch for workload objects. */
-const unwatchedGroups: ReadonlySet<string> = new Set([
-	'flowcontrol.apiserver.k8s.io',
-	'discovery.k8s.io',
-	'apiregistration.k8s.io',
-	'coordination.k8s.io',
-	'control.kubestellar.io',
-]);
-
-/** group/resource pairs the controller does not watch for workload objects. */
-const unwatchedResources: ReadonlySet<string> = new Set([
-	'/events',
-	'events.k8s.io/events',
-	'/nodes',
-	'storage.k8s.io/csistoragecapacities',
-	'storage.k8s.io/csinodes',
-	'/endpoints',
-]);
-
 interface ObjectId {
 	readonly group: string;
 	readonly resource: string;
@@ -175,12 +156,6 @@ function objectDifferences(
 	}
 	for (const input of inputs) {
 		if (!input.selected || placed.has(input)) continue;
-		if (
-			unwatchedGroups.has(input.id.group) ||
-			unwatchedResources.has(`${input.id.group}/${input.id.resource}`)
-		) {
-			continue;
-		}
 		differences.push(
 			`${input.kind} ${placeOf(input.id)} is selected, but not in the Binding's workload`,
 		);

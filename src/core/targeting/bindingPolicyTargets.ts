@@ -100,10 +100,36 @@ function clauseSelects(
 	return true;
 }
 
+/** API groups the controller does not watch for workload objects (binding-controller.go excludedGroups). */
+const unwatchedGroups: ReadonlySet<string> = new Set([
+	'flowcontrol.apiserver.k8s.io',
+	'discovery.k8s.io',
+	'apiregistration.k8s.io',
+	'coordination.k8s.io',
+	'control.kubestellar.io',
+]);
+
+/** group/resource pairs it does not watch either (binding-controller.go excludedGroupResources). */
+const unwatchedResources: ReadonlySet<string> = new Set([
+	'/events',
+	'events.k8s.io/events',
+	'/nodes',
+	'storage.k8s.io/csistoragecapacities',
+	'storage.k8s.io/csinodes',
+	'/endpoints',
+]);
+
+/** An object a downsync clause can place: not KubeStellar's or OCM's own, nor of a kind the controller never watches. */
 function isWorkload(object: unknown): object is Record<string, unknown> {
 	if (!isRecord(object) || typeof object.kind !== 'string') return false;
 	const group = groupOf(getString(object, 'apiVersion') ?? '');
-	return !isKubestellarGroup(group) && group !== inventoryGroup && object.kind !== 'List';
+	return (
+		!isKubestellarGroup(group) &&
+		group !== inventoryGroup &&
+		object.kind !== 'List' &&
+		!unwatchedGroups.has(group) &&
+		!unwatchedResources.has(`${group}/${resourceOfKind(object.kind)}`)
+	);
 }
 
 function policyTargeting(

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { deleteManifest, eventually, extensionApi } from './support.ts';
+import { deleteManifest, eventually, extensionApi, walk } from './support.ts';
 
 function fileUri(path: string): vscode.Uri {
 	const folder = vscode.workspace.workspaceFolders?.[0];
@@ -256,5 +256,116 @@ status:
 		);
 		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 		await deleteManifest(await extensionApi(), document.uri);
+	});
+});
+
+describe('targeting in the editor: lenses, diagnostics, the inventory, Why Not Here…', () => {
+	const gitRepo = `apiVersion: fleet.cattle.io/v1alpha1
+kind: GitRepo
+metadata:
+  name: targeting-check
+  namespace: fleet-default
+spec:
+  repo: https://github.com/example/targeting-check
+  targets:
+    - name: europe
+      clusterSelector: { matchLabels: { region: eu } }
+    - name: staging
+      clusterSelector: { matchLabels: { env: staging } }
+    - name: typo
+      clusterSelector: { matchLabels: { env: prdo } }
+`;
+
+	it('warns on a target that matches no cluster and one an earlier target shadows, and the lens lets the user choose the inventory', async () => {
+		const api = await extensionApi();
+		const document = await writeAndOpen('targeting-check.yaml', gitRepo);
+		try {
+			const findings = await eventually('the targeting diagnostics', () => {
+				const found = ours(document.uri).filter((diagnostic) =>
+					codeOf(diagnostic).startsWith('fleet-target-'),
+				);
+				return found.length === 2 ? found : undefined;
+			});
+			const byCode = new Map(findings.map((finding) => [codeOf(finding), finding]));
+			const none = byCode.get('fleet-target-matches-no-cluster');
+			assert.ok(none);
+			assert.match(
+				none.message,
+				/^GitRepo fleet-default\/targeting-check: Target `typo` matches none of the \d+ Clusters of /,
+			);
+			assert.equal(
+				none.range.start.line,
+				document.getText().split('\n').indexOf('    - name: typo'),
+			);
+			assert.match(
+				byCode.get('fleet-target-shadowed')?.message ?? '',
+				/: Target `staging` never applies: every cluster it matches .*\(staging-1\) matches the earlier `europe` first/,
+			);
+			const lenses = await eventually('the target lenses', async () => {
+				const found = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+					'vscode.executeCodeLensProvider',
+					document.uri,
+				);
+				const ours = found.filter(
+					(lens) => lens.command?.command === 'kubeStatusLens.targets.chooseInventory',
+				);
+				return ours.length === 3 ? ours : undefined;
+			});
+			assert.match(
+				lenses[0]?.command?.title ?? '',
+				/^matches 2 clusters of .*: prod-eu-1, staging-1$/,
+			);
+			// A chosen inventory without clusters is passed over for the fullest one, and the choice is kept.
+			const config = vscode.workspace.getConfiguration('kubeStatusLens.targeting');
+			await config.update('inventory', 'no-such-root', vscode.ConfigurationTarget.Workspace);
+			assert.equal(
+				vscode.workspace.getConfiguration('kubeStatusLens.targeting').get('inventory'),
+				'no-such-root',
+			);
+			const chosenTitle = lenses[0]?.command?.title;
+			await eventually(
+				'the lenses again after the setting changed, on the same inventory',
+				async () => {
+					const again = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+						'vscode.executeCodeLensProvider',
+						document.uri,
+					);
+					return again.some((lens) => lens.command?.title === chosenTitle) ? true : undefined;
+				},
+			);
+			await eventually('the diagnostics again after the setting changed', () =>
+				ours(document.uri).filter((diagnostic) => codeOf(diagnostic).startsWith('fleet-target-'))
+					.length === 2
+					? true
+					: undefined,
+			);
+		} finally {
+			await vscode.workspace
+				.getConfiguration('kubeStatusLens.targeting')
+				.update('inventory', undefined, vscode.ConfigurationTarget.Workspace);
+			await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+			await deleteManifest(api, document.uri);
+		}
+	});
+
+	it('answers Why Not Here… on a Cluster row with the Fleet controller reason for a Bundle', async () => {
+		const api = await extensionApi();
+		const cluster = await eventually('the Cluster staging-1 row', () =>
+			walk(api).find(
+				(node) =>
+					node.kind === 'object' &&
+					node.ref?.kind === 'Cluster' &&
+					node.ref.name === 'staging-1' &&
+					node.contextFlags.system === 'fleet',
+			),
+		);
+		const answer = await vscode.commands.executeCommand<
+			{ deployed: boolean; why: string } | undefined
+		>('kubeStatusLens.targets.whyNotHere', cluster.id, 'fleet-default/ingress-nginx');
+		assert.equal(answer?.deployed, false);
+		assert.equal(
+			answer.why,
+			'target `default` wants clusterGroup `production`; the cluster is in no ClusterGroup.',
+		);
 	});
 });

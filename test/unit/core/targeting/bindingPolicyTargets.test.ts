@@ -94,4 +94,29 @@ describe('BindingPolicy targeting', () => {
 			'{} selects every cluster',
 		);
 	});
+
+	it('never counts among the objects a kind the controller does not watch (Events, Nodes, Leases, Endpoints)', () => {
+		const [selected] = bindingPolicyTargetsOf([
+			...inventory,
+			deployment('shop', 'frontend'),
+			{ apiVersion: 'v1', kind: 'Event', metadata: { namespace: 'shop', name: 'frontend.1' } },
+			{
+				apiVersion: 'events.k8s.io/v1',
+				kind: 'Event',
+				metadata: { namespace: 'shop', name: 'e2' },
+			},
+			{ apiVersion: 'v1', kind: 'Endpoints', metadata: { namespace: 'shop', name: 'frontend' } },
+			{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } },
+			{
+				apiVersion: 'coordination.k8s.io/v1',
+				kind: 'Lease',
+				metadata: { namespace: 'shop', name: 'l' },
+			},
+			policy({ clusterSelectors: [{}], downsync: [{ namespaces: ['shop'] }] }),
+		]);
+		assert.deepEqual(
+			selected?.objects.map((object) => `${object.kind} ${object.name} ${object.selected}`),
+			['Deployment frontend true'],
+		);
+	});
 });
