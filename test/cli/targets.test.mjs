@@ -58,7 +58,9 @@ describe(`kube-status-lens targets on Node ${process.versions.node}`, () => {
 			},
 		);
 		assert.match(staging.why, /wants clusterGroup `production`/);
-		const policy = records.find((record) => record.kind === 'BindingPolicy');
+		const policy = records.find(
+			(record) => record.kind === 'BindingPolicy' && record.name === 'nginx-multiwec',
+		);
 		assert.deepEqual(Object.keys(policy), ['kind', 'name', 'clusters', 'objects']);
 		assert.deepEqual(
 			policy.clusters.map((cluster) => [cluster.name, cluster.deployed]),
@@ -76,6 +78,61 @@ describe(`kube-status-lens targets on Node ${process.versions.node}`, () => {
 			name: 'nginx',
 			selected: true,
 		});
+	});
+
+	it("gives the demo's targeting scene: a customization, a doNotDeploy, a mapped workspace, a policy on 2 of 3 WECs", () => {
+		const result = run(
+			'targets',
+			'--json',
+			demo('fleet-mgmt'),
+			demo('kubestellar-wds'),
+			demo('kubestellar-its'),
+		);
+		assert.equal(result.code, 0);
+		const records = JSON.parse(result.stdout);
+		const sensors = records.find((record) => record.name === 'sensors-agent');
+		assert.deepEqual(
+			sensors.clusters.map(({ why, ...cluster }) => cluster),
+			[
+				{
+					namespace: 'fleet-edge',
+					name: 'edge-eu-1',
+					deployed: true,
+					target: 'edge',
+					customization: 'gold',
+					doNotDeploy: false,
+				},
+				{
+					namespace: 'fleet-edge',
+					name: 'edge-us-1',
+					deployed: false,
+					target: 'edge',
+					customization: 'us-hold',
+					doNotDeploy: true,
+				},
+				{
+					namespace: 'fleet-lab',
+					name: 'lab-1',
+					deployed: false,
+					target: null,
+					customization: null,
+					doNotDeploy: false,
+				},
+			],
+		);
+		assert.equal(
+			sensors.clusters[2].why,
+			'target `edge` wants env=edge; cluster `lab-1` has env=lab.',
+		);
+		const tools = records.find((record) => record.name === 'edge-tools-eu');
+		assert.deepEqual(
+			tools.clusters.map((cluster) => [cluster.name, cluster.deployed]),
+			[
+				['cluster1', true],
+				['cluster2', true],
+				['cluster3', false],
+			],
+		);
 	});
 
 	it('says in a table where each Bundle goes and why not elsewhere', () => {
