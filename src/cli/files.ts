@@ -288,7 +288,7 @@ export function readingDumpArchives(
 	argv: readonly string[],
 	spec: OptionSpec,
 	stderr: (text: string) => void,
-	command: (dumps?: DumpArchives) => number,
+	command: (dumps?: DumpArchives) => number | Promise<number>,
 ): number | Promise<number> {
 	const parsed = parseOptions(argv, spec);
 	if (parsed.kind !== 'ok') return command();

@@ -17,12 +17,14 @@ import {
 	type DumpArchives,
 	type ReadLimits,
 } from './files.ts';
+import { ResourceGraph } from '../core/tree/model.ts';
+import { contextsUnavailable, McpContexts } from './mcpContexts.ts';
 import { optionsOrExit, usageError, type OptionSpec } from './options.ts';
 import { jsonArrayLines, writeLines } from './output.ts';
 import type { CommandIo } from './statusCommand.ts';
 
 const usage = `Usage: kube-status-lens targets PATH... [--json] [--max-file-size SIZE]
-       kube-status-lens targets --plan BASE HEAD --clusters INVENTORY... [--json | --format sarif]
+       kube-status-lens targets --plan BASE HEAD (--clusters INVENTORY | --context NAME)... [--json | --format sarif]
 
 Where each Fleet Bundle and KubeStellar BindingPolicy goes, and why not elsewhere: every Cluster a Bundle
 could reach (its namespace, and those a BundleNamespaceMapping maps it to) with the target and customization
@@ -39,7 +41,8 @@ in the input.
 ${archiveLimitsUsage}
 With --plan, BASE and HEAD are two checkouts of a GitOps repository (GitRepo manifests and the fleet.yaml files
 under their paths, or BindingPolicies): each Bundle is built as fleet apply builds it, placed against the
-clusters of INVENTORY (a dump, a folder, kubectl output; --clusters may be given more than once), and the plan
+clusters of INVENTORY (a dump, a folder, kubectl output) or of a kube context read live (--context, of the
+kubeconfig KUBECONFIG names, else ~/.kube/config; Node 22 or later); either may be given more than once. The plan
 says per Bundle and BindingPolicy which clusters it gains and loses and whose customization changes, like
 terraform plan. A Bundle that would reach no cluster is a finding (--format sarif: one result each; exit 1).
 
@@ -50,7 +53,7 @@ HEAD reaches no cluster; 2 bad usage, or an input could not be read or parsed (w
 const spec: OptionSpec = {
 	choices: { format: ['text', 'json', 'sarif'] },
 	flags: ['json', 'plan'],
-	texts: { ...maxFileSizeOption, clusters: 'INVENTORY' },
+	texts: { ...maxFileSizeOption, clusters: 'INVENTORY', context: 'NAME' },
 };
 
 /** The records of the input, Bundles then BindingPolicies. */
@@ -103,7 +106,11 @@ export function runTargetsCommandLine(
 	return readingDumpArchives(argv, spec, io.stderr, (dumps) => runTargetsCommand(argv, io, dumps));
 }
 
-function runTargetsCommand(argv: readonly string[], io: CommandIo, dumps?: DumpArchives): number {
+function runTargetsCommand(
+	argv: readonly string[],
+	io: CommandIo,
+	dumps?: DumpArchives,
+): number | Promise<number> {
 	const parsed = optionsOrExit(argv, spec, usage, io);
 	if (typeof parsed === 'number') return parsed;
 	const limits = readLimitsOf(parsed.values);
@@ -111,12 +118,21 @@ function runTargetsCommand(argv: readonly string[], io: CommandIo, dumps?: DumpA
 	if (parsed.flags.has('plan')) {
 		const [base, head, ...extra] = parsed.paths;
 		const inventory = parsed.lists.clusters ?? [];
+		const contexts = parsed.lists.context ?? [];
 		if (base === undefined || head === undefined || extra.length > 0) {
 			return usageError('--plan takes two checkouts, BASE and HEAD', usage, io);
 		}
-		if (inventory.length === 0) return usageError('--plan needs --clusters INVENTORY', usage, io);
+		if (inventory.length + contexts.length === 0) {
+			return usageError('--plan needs --clusters INVENTORY or --context NAME', usage, io);
+		}
 		const format = parsed.flags.has('json') ? 'json' : (parsed.values.format ?? 'text');
-		return runPlan(base, head, inventory, format, limits, io, dumps);
+		if (contexts.length === 0) return runPlan(base, head, inventory, [], format, limits, io, dumps);
+		return contextObjects(contexts, io).then((live) =>
+			live === undefined ? 2 : runPlan(base, head, inventory, live, format, limits, io, dumps),
+		);
+	}
+	if ((parsed.lists.context ?? []).length > 0) {
+		return usageError('--context reads an inventory for --plan only', usage, io);
 	}
 	const objects: unknown[] = [];
 	const failed = readEachManifest(
@@ -230,10 +246,39 @@ function planSarif(entries: readonly PlanEntry[]): string {
 	return `${JSON.stringify(log, null, 2)}\n`;
 }
 
+/**
+ * The objects of kube contexts, read live once: each context's first sync, or what it holds when 10 s have passed
+ * (said on stderr); undefined, said, when contexts cannot be read on this Node.
+ */
+async function contextObjects(
+	contexts: readonly string[],
+	io: CommandIo,
+): Promise<unknown[] | undefined> {
+	const unavailable = contextsUnavailable();
+	if (unavailable) {
+		io.stderr(`kube-status-lens targets: ${unavailable}\n`);
+		return undefined;
+	}
+	const graph = new ResourceGraph();
+	const reader = new McpContexts(graph, () => undefined);
+	try {
+		return await reader.using(contexts, (roots) =>
+			roots.flatMap((root) => {
+				if (root.note)
+					io.stderr(`context ${visibleLine(root.context)}: ${visibleLine(root.note)}\n`);
+				return graph.objectsOf(root.rootId);
+			}),
+		);
+	} finally {
+		reader.dispose();
+	}
+}
+
 function runPlan(
 	base: string,
 	head: string,
 	inventoryPaths: readonly string[],
+	liveInventory: readonly unknown[],
 	format: string,
 	limits: ReadLimits,
 	io: CommandIo,
@@ -244,7 +289,7 @@ function runPlan(
 	const after = checkoutOf(head, limits, io, problems);
 	const inventory = objectsUnder(inventoryPaths, limits, io, dumps);
 	for (const problem of problems) io.stderr(`${visibleLine(problem)}\n`);
-	const entries = planOf(before.objects, after.objects, inventory.objects);
+	const entries = planOf(before.objects, after.objects, [...inventory.objects, ...liveInventory]);
 	if (format === 'json') writeLines(jsonArrayLines(entries), io.stdout);
 	else if (format === 'sarif') io.stdout(planSarif(entries));
 	else writeLines(planLines(entries), io.stdout);

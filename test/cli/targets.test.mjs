@@ -1,6 +1,8 @@
 // `kube-status-lens targets`, run as a user runs it (CI runs it on Node 24 and Node 20): the JSON contract other
 // tools check, on the demo cluster's Fleet and KubeStellar objects.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -9,6 +11,23 @@ import { describe, it } from 'node:test';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(root, 'dist/cli.cjs');
 const demo = (cluster) => join(root, 'examples/cluster', cluster);
+
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+
+/** The CLI run without blocking this process (a demo server it talks to runs in a child of this one). */
+function runAsync(args, env = {}) {
+	return new Promise((resolveRun) => {
+		const child = spawn(process.execPath, [cli, ...args], {
+			cwd: root,
+			env: { ...process.env, NO_COLOR: '1', ...env },
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk) => (stdout += chunk));
+		child.stderr.on('data', (chunk) => (stderr += chunk));
+		child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+	});
+}
 
 function run(...args) {
 	const result = spawnSync(process.execPath, [cli, ...args], {
@@ -183,5 +202,47 @@ describe(`kube-status-lens targets --plan on Node ${process.versions.node}`, () 
 			sarif.runs[0].results.map((result) => result.message.text),
 			['Bundle fleet-default/shop-cache would reach no cluster of the inventory.'],
 		);
+	});
+
+	it('reads the inventory from a live kube context, the same plan as from the folder of its objects', async (t) => {
+		if (nodeMajor < 22) {
+			const result = plan('--context', 'fleet-mgmt');
+			assert.equal(result.code, 2);
+			assert.match(result.stderr, /contexts need Node 22 or later/);
+			return;
+		}
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-plan-'));
+		const kubeconfig = join(folder, 'kubeconfig');
+		const server = spawn(
+			process.execPath,
+			['src/apiserver/main.ts', '--port', '0', '--kubeconfig', kubeconfig, '--no-scenario'],
+			{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+		);
+		t.after(() => {
+			server.kill();
+			rmSync(folder, { recursive: true, force: true });
+		});
+		await new Promise((resolveReady, rejectReady) => {
+			server.stdout.on('data', () => {
+				if (existsSync(kubeconfig)) resolveReady();
+			});
+			server.once('exit', (code) => rejectReady(new Error(`the demo exited with ${code}`)));
+		});
+		const args = [
+			'targets',
+			'--plan',
+			join(root, 'test/fixtures/plan/base'),
+			join(root, 'test/fixtures/plan/head'),
+			'--json',
+		];
+		const live = await runAsync([...args, '--context', 'fleet-mgmt'], { KUBECONFIG: kubeconfig });
+		assert.equal(live.stderr, '');
+		assert.equal(live.code, 1);
+		const fromFolder = run(...args, '--clusters', demo('fleet-mgmt'));
+		assert.deepEqual(JSON.parse(live.stdout), JSON.parse(fromFolder.stdout));
+		const unknown = await runAsync([...args, '--context', 'no-such-context'], {
+			KUBECONFIG: kubeconfig,
+		});
+		assert.notEqual(unknown.stderr, '');
 	});
 });
