@@ -264,8 +264,9 @@ async function contextObjects(
 	try {
 		return await reader.using(contexts, (roots) =>
 			roots.flatMap((root) => {
-				if (root.note)
+				if (root.note) {
 					io.stderr(`context ${visibleLine(root.context)}: ${visibleLine(root.note)}\n`);
+				}
 				return graph.objectsOf(root.rootId);
 			}),
 		);

@@ -111,7 +111,7 @@ describe(`kube-status-lens targets on Node ${process.versions.node}`, () => {
 		const records = JSON.parse(result.stdout);
 		const sensors = records.find((record) => record.name === 'sensors-agent');
 		assert.deepEqual(
-			sensors.clusters.map(({ why, ...cluster }) => cluster),
+			sensors.clusters.map(({ why: _why, ...cluster }) => cluster),
 			[
 				{
 					namespace: 'fleet-edge',
