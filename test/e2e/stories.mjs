@@ -500,6 +500,23 @@ export async function runStories(page, { out }) {
 		},
 	);
 
+	await story(
+		'a user opens a fleet.yaml and reads above each customization where it applies, and that the last is shadowed',
+		async () => {
+			await page.mouse.move(5, 5);
+			await page.keyboard.press('Escape');
+			await palette.quickOpen('shop-fleet/frontend/fleet.yaml', 'fleet.yaml');
+			await page.keyboard.press('Enter');
+			await editors.waitForTab('fleet.yaml');
+			await page
+				.locator('.monaco-editor .codelens-decoration', { hasText: 'shadowed by' })
+				.first()
+				.waitFor({ timeout: 30_000 });
+			await page.locator('.squiggly-warning').first().waitFor({ timeout: 30_000 });
+			await shot('codelens-fleet-yaml.png');
+		},
+	);
+
 	await story('a user opens the Problems panel and sees what the manifests get wrong', async () => {
 		await page.mouse.move(5, 5);
 		await page.keyboard.press('Escape');

@@ -268,7 +268,7 @@ function listReports(
 			return {
 				lens: {
 					line,
-					title: `shadowed: its ${countOf(matched.length, 'cluster')} of ${place.inventory} match ${earlier} first`,
+					title: `shadowed by ${earlier}, which ${takers.size === 1 ? 'matches' : 'match'} its ${countOf(matched.length, 'cluster')} of ${place.inventory} first`,
 					tooltip,
 				},
 				finding: {

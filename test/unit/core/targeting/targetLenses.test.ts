@@ -88,7 +88,7 @@ describe('target lenses', () => {
 			targetLensesOf(text, 'gitrepo.yaml', inventories).map((lens) => [lens.line, lens.title]),
 			[
 				[5, 'matches 2 clusters of fleet-mgmt: prod-eu-1, staging-1'],
-				[7, 'shadowed: its 1 cluster of fleet-mgmt match `europe` first'],
+				[7, 'shadowed by `europe`, which matches its 1 cluster of fleet-mgmt first'],
 				[9, 'matches none of the 3 clusters of fleet-mgmt'],
 				[11, 'matches 1 cluster of fleet-mgmt: prod-us-1 (2 more taken by `europe`)'],
 			],
@@ -174,5 +174,31 @@ describe('target lenses', () => {
 		const fleet = inventory('fleet-mgmt');
 		const chosenFleet = targetLensesOf(text, 'policy.yaml', [its, fleet], 'fleet-mgmt');
 		assert.match(chosenFleet[0]?.title ?? '', / of kubestellar-its$/);
+	});
+
+	it("reads the example workspace's fleet.yaml against the workspace's clusters: customized, skipped, shadowed", () => {
+		const folder = join(repoRoot, 'examples/workspace/fleet/manifests');
+		const workspace = {
+			label: 'Workspace manifests',
+			objects: readdirSync(folder).flatMap((file) =>
+				parseManifests(readFileSync(join(folder, file), 'utf8')).objects.map(
+					(entry) => entry.object,
+				),
+			),
+		};
+		const path = 'examples/workspace/fleet/shop-fleet/frontend/fleet.yaml';
+		const text = readFileSync(join(repoRoot, path), 'utf8');
+		assert.deepEqual(
+			targetLensesOf(text, path, [workspace]).map((lens) => lens.title),
+			[
+				'customizes 1 cluster of Workspace manifests: prod-us-1',
+				'skips 1 cluster of Workspace manifests: staging-1',
+				'shadowed by `us`, which matches its 1 cluster of Workspace manifests first',
+			],
+		);
+		assert.deepEqual(
+			targetFindingsOf(text, path, [workspace]).map((finding) => finding.code),
+			['fleet-target-shadowed'],
+		);
 	});
 });
