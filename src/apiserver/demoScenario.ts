@@ -349,7 +349,8 @@ function sensorsMoveSteps(): ScenarioStep[] {
 						delete meta.uid;
 						delete meta.creationTimestamp;
 						// Not customized by gold on lab-1 (no tier label): the default options.
-						moved.spec = { ...record(moved.spec), options: { defaultNamespace: 'sensors' } };
+						const options = { defaultNamespace: 'sensors' };
+						moved.spec = { ...record(moved.spec), options, stagedOptions: options };
 						setBdPhase(moved, 'NotReady');
 						store.put(moved);
 					}

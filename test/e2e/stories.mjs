@@ -144,9 +144,19 @@ export async function runLiveStories(page, { out }) {
 			await page.waitForTimeout(300);
 			await shot('live-why-not-here.png');
 			await row.click();
-			const toast = page.locator('.notification-toast', { hasText: 'sensors-agent' }).first();
-			await toast.waitFor({ timeout: 10_000 });
-			await toast.locator('.monaco-button', { hasText: 'Explain Bundle' }).click();
+			// The tests' workbench shows no toasts: the notification list keeps the answer and its button.
+			await palette.run('Notifications: Show Notifications');
+			const answer = page
+				.locator('.notifications-center .notification-list-item', { hasText: 'sensors-agent' })
+				.first();
+			await answer.waitFor({ timeout: 10_000 });
+			await answer.hover();
+			const explain = answer.locator('.monaco-button', { hasText: 'Explain Bundle' }).first();
+			if (!(await explain.isVisible())) {
+				await answer.locator('.codicon-notifications-expand').first().click({ timeout: 5_000 });
+			}
+			await shot('live-why-not-here-answer.png');
+			await explain.click({ timeout: 10_000 });
 			const preview = page
 				.frameLocator('iframe.webview')
 				.last()
