@@ -9,11 +9,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it as test } from 'node:test';
 import { startDemo, type Demo } from '../../src/apiserver/demo.ts';
+import { demoClusters } from '../../src/apiserver/demoScenario.ts';
 import { reconcileFleet } from '../../src/apiserver/fleetController.ts';
 import type { ApiServer } from '../../src/apiserver/server.ts';
 import type { KubeObject } from '../../src/apiserver/store.ts';
 import type { ContextPair } from '../../src/core/merge/contextPairing.ts';
 import { objectKeyOf } from '../../src/core/tree/linking.ts';
+import { fleetTargetsOf } from '../../src/core/targeting/fleetTargets.ts';
 import { ResourceGraph } from '../../src/core/tree/model.ts';
 import * as k8s from '../../src/k8s/index.ts';
 import type { Session } from '../../src/k8s/session.ts';
@@ -225,6 +227,51 @@ describe('what the graph holds follows the cluster', () => {
 				assert.equal(harness.graph.objectOf(itsRoot, key), undefined, 'gone from the ITS root');
 			},
 		));
+});
+
+describe("the demo's targeting scene, read live", () => {
+	it('reaches lab-1 through the mapping (Namespaces watched), and follows the relabel that moves sensors-agent', () =>
+		withHarness({ clusters: ['fleet-mgmt'] }, async (harness) => {
+			await harness.feed.start();
+			await everyContextReady(harness, 1);
+			const root = liveRootId('fleet-mgmt');
+			const sensors = () =>
+				fleetTargetsOf(harness.graph.objectsOf(root), {
+					namespace: 'fleet-edge',
+					name: 'sensors-agent',
+				})[0];
+			const where = () =>
+				(sensors()?.clusters ?? []).map((cluster) => `${cluster.name} ${cluster.deployed}`);
+			// lab-1 is a candidate only through the BundleNamespaceMapping, which needs the Namespace's labels.
+			assert.deepEqual(where(), ['edge-eu-1 true', 'edge-us-1 false', 'lab-1 false']);
+			const fleet = demoClusters.find((cluster) => cluster.name === 'fleet-mgmt');
+			const store = harness.server('fleet-mgmt').store;
+			const steps = fleet?.timeline(new Map([['fleet-mgmt', store]])) ?? [];
+			const scene = steps.filter((step) => /sensors-agent/.test(step.description ?? ''));
+			assert.equal(scene.length, 2);
+			const bdOn = (cluster: string) =>
+				harness.graph
+					.objectsOf(root)
+					.some(
+						(object) =>
+							(object as { kind?: string }).kind === 'BundleDeployment' &&
+							(object as { metadata?: { labels?: Record<string, string> } }).metadata?.labels?.[
+								'fleet.cattle.io/cluster'
+							] === cluster,
+					);
+			for (const [index, step] of scene.entries()) {
+				if (step.action.kind === 'run') step.action.run(store);
+				const wanted = index === 0 ? [true, true] : [true, false];
+				await until(
+					() =>
+						where().join() === 'edge-eu-1 false,edge-us-1 false,lab-1 true' &&
+						bdOn('lab-1') === wanted[0] &&
+						bdOn('edge-eu-1') === wanted[1],
+					() => `after "${step.description ?? ''}": ${where().join()}`,
+					[harness.graphChanged],
+				);
+			}
+		}));
 });
 
 describe('BundleDeployments listed for an expanded node (roll-ups-only mode)', () => {
