@@ -157,6 +157,7 @@ export async function runLiveStories(page, { out }) {
 			}
 			await shot('live-why-not-here-answer.png');
 			await explain.click({ timeout: 10_000 });
+			await palette.run('Notifications: Hide Notifications');
 			const preview = page
 				.frameLocator('iframe.webview')
 				.last()
