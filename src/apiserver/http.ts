@@ -6,6 +6,7 @@ import { ApiError, badRequest, type StatusObject } from './errors.ts';
 import { bodyTooLarge, boundedBody, maxJsonDepth, maxRequestBodyBytes } from './limits.ts';
 import { isJsonObject, type Json } from './patch.ts';
 import type { KubeObject } from './store.ts';
+import { errorText } from '../core/text/errorText.ts';
 
 /** Sends a JSON answer (a string or bytes are sent as they are). */
 export function sendJson(
@@ -88,7 +89,7 @@ export function readBody(request: IncomingMessage): Promise<string> {
 }
 
 function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	return errorText(error);
 }
 
 /** A JSON body, or 400 as kube-apiserver words it (nested too deep included). */

@@ -21,6 +21,7 @@ import {
 	servePatch,
 	serveUpdate,
 } from './writes.ts';
+import { errorText } from '../core/text/errorText.ts';
 
 /** Answers a request. */
 export async function handleRequest(
@@ -116,11 +117,7 @@ export async function handleRequest(
 		const status =
 			error instanceof ApiError
 				? error.toStatus()
-				: failureStatus(
-						500,
-						'InternalError',
-						`Internal error occurred: ${error instanceof Error ? error.message : String(error)}`,
-					);
+				: failureStatus(500, 'InternalError', `Internal error occurred: ${errorText(error)}`);
 		code = status.code;
 		if (!response.headersSent) sendStatus(response, status);
 		else response.end();

@@ -5,6 +5,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExcludeMatcher, PathMatcher } from './glob.ts';
+import { errorText } from '../core/text/errorText.ts';
 
 /** A folder or link that could not be listed, with why. */
 export interface UnlistedPath {
@@ -19,7 +20,7 @@ export interface FolderListing {
 }
 
 function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	return errorText(error);
 }
 
 /**

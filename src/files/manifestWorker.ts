@@ -5,6 +5,7 @@ import { parseManifests } from '../core/manifest/parse.ts';
 import { decodeFileBytes } from './decodeFile.ts';
 import type { ManifestReply, ManifestRequest } from './manifestWorkerClient.ts';
 import { readRegularFile } from './regularFile.ts';
+import { errorText } from '../core/text/errorText.ts';
 
 /** True when a value holds an integer beyond 2^53 (the parser notes its exact value beside it, on this thread only). */
 function holdsUnsafeInteger(value: unknown): boolean {
@@ -41,7 +42,7 @@ async function answer(request: ManifestRequest): Promise<ManifestReply> {
 			})),
 		};
 	} catch (error) {
-		return { id, failed: error instanceof Error ? error.message : String(error) };
+		return { id, failed: errorText(error) };
 	}
 }
 

@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { parse as parseYaml, parseDocument } from 'yaml';
+import { errorText } from '../core/text/errorText.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Types
@@ -382,7 +383,7 @@ export function parseKubeconfig(
 		problems.push({
 			code: 'yaml-syntax',
 			severity: 'error',
-			message: error instanceof Error ? error.message : String(error),
+			message: errorText(error),
 			path: filePath,
 		});
 		return { problems };
@@ -515,7 +516,7 @@ async function readKubeconfigFiles(paths: readonly string[]): Promise<Kubeconfig
 				return {
 					path: file,
 					kind: 'unreadable',
-					message: error instanceof Error ? error.message : String(error),
+					message: errorText(error),
 				};
 			}
 		}),

@@ -17,6 +17,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { LongDigitRunWatch, parseJsonKeepingIntegers } from '../core/model/int64.ts';
 import { isRecord } from '../core/model/object.ts';
 import { LoginRequiredError } from './kubeconfig.ts';
+import { errorText } from '../core/text/errorText.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Failures
@@ -130,7 +131,7 @@ function causeOf(error: unknown): { code?: string; message: string } {
 		if (next === undefined) return { message: current.message };
 		current = next;
 	}
-	return { message: error instanceof Error ? error.message : String(error) };
+	return { message: errorText(error) };
 }
 
 /**

@@ -34,6 +34,7 @@ import { registerTreeCommands } from './tree/treeCommands.ts';
 import { RememberedList } from '../files/rememberedList.ts';
 import { FleetDumpRoots } from './workspace/fleetDumpRoots.ts';
 import { WorkspaceManifests, workspaceRootId } from './workspace/workspaceManifests.ts';
+import { errorText } from '../core/text/errorText.ts';
 
 /** What the in-host tests may inspect; returned from activate() once `ready()` has resolved. */
 export interface ExtensionApi {
@@ -304,11 +305,7 @@ function startOnFirstUse(deps: {
 		deps;
 	let started: Promise<void> | undefined;
 	const startLive = (): void => {
-		void live
-			.start()
-			.catch((error: unknown) =>
-				log.warn(`Live clusters: ${error instanceof Error ? error.message : String(error)}`),
-			);
+		void live.start().catch((error: unknown) => log.warn(`Live clusters: ${errorText(error)}`));
 	};
 	return () => {
 		started ??= Promise.all([
@@ -327,9 +324,7 @@ function startOnFirstUse(deps: {
 				refreshSummary();
 			},
 			(error: unknown) => {
-				log.warn(
-					`Reading workspace manifests failed: ${error instanceof Error ? error.message : String(error)}`,
-				);
+				log.warn(`Reading workspace manifests failed: ${errorText(error)}`);
 				void vscode.commands.executeCommand('setContext', 'kubeStatusLens.ready', true);
 			},
 		);

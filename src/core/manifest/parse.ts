@@ -20,6 +20,7 @@ import {
 	type LineStarts,
 	type TreeNode,
 } from './yamlTree.ts';
+import { errorText } from '../text/errorText.ts';
 
 /** One Kubernetes object found in a text, with where it stands. */
 export interface ParsedObject {
@@ -622,7 +623,7 @@ function partOfDocuments(
 			const [start, , end] = document.range;
 			problems.push({
 				code: 'too-large',
-				message: error instanceof Error ? error.message : String(error),
+				message: errorText(error),
 				range: rangeOf(start, end),
 			});
 			return;

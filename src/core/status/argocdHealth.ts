@@ -8,6 +8,7 @@ import type { HealthResult, HealthStatus } from './result.ts';
 import { goKindOf, stringConversionWords } from './goValues.ts';
 import type { GoCondition } from './goConditions.ts';
 import { KindTable } from './kindTable.ts';
+import { errorText } from '../text/errorText.ts';
 
 /** Which Argo CD code to follow: argo-cd HEAD (default) or the standalone gitops-engine library it grew out of. */
 export type HealthEngine = 'argo-cd' | 'gitops-engine';
@@ -1201,9 +1202,6 @@ export function computeHealth(
 			: goHealth(entry, object, gvk, options?.engine ?? 'argo-cd', conditions);
 	} catch (error) {
 		// Only a bug lands here; it is still reported as data, never thrown.
-		return health(
-			'Unknown',
-			`health check failed: ${error instanceof Error ? error.message : String(error)}`,
-		);
+		return health('Unknown', `health check failed: ${errorText(error)}`);
 	}
 }

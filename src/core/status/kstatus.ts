@@ -7,6 +7,7 @@ import type { KstatusResult, KstatusStatus } from './result.ts';
 import { goKindOf, goTypeOf, goValueText, stringConversionWords } from './goValues.ts';
 import { decodeGoConditions, type GoCondition } from './goConditions.ts';
 import { KindTable } from './kindTable.ts';
+import { errorText } from '../text/errorText.ts';
 
 /** Inputs kstatus cannot read from the object itself. */
 export interface KstatusOptions {
@@ -589,7 +590,7 @@ function verdictOf(
 		return evaluate(object, options?.now, decoded);
 	} catch (error) {
 		// A Compute error reads as kstatus prints it (err.Error(), no prefix); anything else would be a bug.
-		const text = error instanceof Error ? error.message : String(error);
+		const text = errorText(error);
 		return {
 			status: 'Unknown',
 			message: error instanceof ComputeError ? text : `kstatus failed: ${text}`,

@@ -15,6 +15,7 @@ import {
 	type WorkloadLookup,
 } from './kubestellar.ts';
 import type { KstatusResult, StatusResult, SystemId, SystemVerdict } from './result.ts';
+import { errorText } from '../text/errorText.ts';
 
 /** Inputs the engine cannot read from the object itself. */
 export interface StatusOptions {
@@ -130,9 +131,7 @@ export function computeStatus(
 	} catch (error) {
 		// The rules are written not to throw; this keeps one unforeseen input from taking down a whole listing.
 		const ref = refOf(object);
-		return invalidObject(
-			`Could not evaluate ${ref.kind} ${ref.name}: ${error instanceof Error ? error.message : String(error)}`,
-		);
+		return invalidObject(`Could not evaluate ${ref.kind} ${ref.name}: ${errorText(error)}`);
 	}
 }
 

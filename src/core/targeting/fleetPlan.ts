@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { getArray, getPath, getString, groupOf, isRecord } from '../model/object.ts';
 import { bindingPolicyTargetsOf } from './bindingPolicyTargets.ts';
 import { fleetTargetsOf } from './fleetTargets.ts';
+import { errorText } from '../text/errorText.ts';
 
 /** A file of a checkout: its path relative to the checkout's root ('/'-separated), and its text. */
 export interface CheckoutFile {
@@ -114,9 +115,7 @@ export function checkoutObjects(
 		try {
 			fleetYaml = parse(file.text) as unknown;
 		} catch (error) {
-			problems.push(
-				`${file.path}: reading fleet.yaml: ${error instanceof Error ? error.message : String(error)}`,
-			);
+			problems.push(`${file.path}: reading fleet.yaml: ${errorText(error)}`);
 			continue;
 		}
 		// A file named fleet.yaml that holds Kubernetes objects is a manifest, not a bundle's fleet.yaml.

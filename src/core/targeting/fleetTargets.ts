@@ -19,6 +19,7 @@
 //   ClusterGroup or a mapping only leaves that object out.
 import { getArray, getPath, getString, groupOf, isRecord, labelsOf } from '../model/object.ts';
 import { labelSelectorMatcherOf, type LabelSelectorMatcher } from '../model/labelSelector.ts';
+import { errorText } from '../text/errorText.ts';
 
 const fleetGroup = 'fleet.cattle.io';
 const displayNameLabel = 'management.cattle.io/cluster-display-name';
@@ -323,7 +324,7 @@ function targetingOf(bundle: Record<string, unknown>, fleet: Fleet): BundleTarge
 		parsed = targetsOf(bundle);
 	} catch (error) {
 		// As the bundle reconciler writes it on the Ready condition; where it is goes into the reason.
-		const message = `targeting error: ${error instanceof Error ? error.message : String(error)}`;
+		const message = `targeting error: ${errorText(error)}`;
 		const where = error instanceof TargetingError ? ` (${error.where})` : '';
 		return {
 			kind: 'Bundle',

@@ -9,6 +9,7 @@ import type { TreeNode } from '../../core/tree/treeNode.ts';
 import type { LiveFeed } from '../../live/liveFeed.ts';
 import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
 import { loadK8sActions } from '../live/k8sActions.ts';
+import { errorText } from '../../core/text/errorText.ts';
 
 /**
  * The path of a workspace file below the first workspace folder. The Markdown preview refuses `file:` links, and
@@ -256,7 +257,7 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider, vsco
 				: { ok: false, message: result.message };
 		})().catch((error: unknown) => ({
 			ok: false as const,
-			message: error instanceof Error ? error.message : String(error),
+			message: errorText(error),
 		}));
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		const deadline = new Promise<LiveEventsAnswer>((resolve) => {

@@ -13,6 +13,7 @@ import type { LiveFeed } from '../../live/liveFeed.ts';
 import { contextOfLiveRoot } from '../../live/liveRoots.ts';
 import type { Log } from '../log.ts';
 import { workspaceRootId } from '../workspace/workspaceManifests.ts';
+import { errorText } from '../../core/text/errorText.ts';
 
 /** How long a call waits at most for the workspace's first read and its contexts' first sync. */
 const firstSyncWaitMs = 10_000;
@@ -100,7 +101,7 @@ export function createLanguageModelTools(deps: {
 				};
 				return textResult(runAssistantTool(name, input, world).text);
 			} catch (error) {
-				const message = error instanceof Error ? error.message : String(error);
+				const message = errorText(error);
 				log.warn(`Language model tool ${name}: ${message}`);
 				return textResult(`${name} could not answer: ${message}`);
 			} finally {
@@ -184,9 +185,7 @@ async function waitForData(
 		() =>
 			deps.live
 				.start()
-				.catch((error: unknown) =>
-					deps.log.warn(`Live clusters: ${error instanceof Error ? error.message : String(error)}`),
-				),
+				.catch((error: unknown) => deps.log.warn(`Live clusters: ${errorText(error)}`)),
 		() => {
 			const open = deps.live.contexts;
 			return deps.live.synced(

@@ -17,6 +17,7 @@ import type { MergedKubeconfig } from '../../k8s/kubeconfig.ts';
 import { contextOfLiveRoot, liveContextOf } from '../../live/liveRoots.ts';
 import { loadK8sActions } from '../live/k8sActions.ts';
 import { iconOf } from './treeItems.ts';
+import { errorText } from '../../core/text/errorText.ts';
 
 /** An applied-resource row: its role, its parent (the BundleDeployment or Kustomization) and where it lives. */
 export interface AppliedRowTarget {
@@ -235,7 +236,7 @@ export class AppliedResourceReads {
 			kind: 'failed',
 			context,
 			failure: 'error',
-			message: error instanceof Error ? error.message : String(error),
+			message: errorText(error),
 		}));
 		try {
 			return await Promise.race([asked, deadline]);

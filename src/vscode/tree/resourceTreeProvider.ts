@@ -13,6 +13,7 @@ import type { AppliedResourceReads } from './appliedResourceReads.ts';
 import type { ReadFromLinks } from './readFromLinks.ts';
 import { appliedRowContextValue } from './contextValues.ts';
 import { isFleetDumpRoot } from '../workspace/fleetDumpRoots.ts';
+import { errorText } from '../../core/text/errorText.ts';
 
 /** Lists the children of a node that are not watched (the BundleDeployments of a roll-ups-only root). */
 export interface OnDemandChildren {
@@ -307,7 +308,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<string>, vs
 			(error: unknown) =>
 				this.listingDone(node.id, state, {
 					ok: false,
-					message: error instanceof Error ? error.message : String(error),
+					message: errorText(error),
 				}),
 		);
 		return state;

@@ -14,6 +14,7 @@ import { dumpEntryScheme, ReadOnlyDocuments } from '../live/readOnlyDocuments.ts
 import type { Log } from '../log.ts';
 import { readWorkspaceSettings } from '../settings.ts';
 import { listWorkspaceArchives } from './workspaceManifests.ts';
+import { errorText } from '../../core/text/errorText.ts';
 
 const rootPrefix = 'fleet-dump:';
 const rereadSettleMs = 300;
@@ -124,9 +125,7 @@ export class FleetDumpRoots implements vscode.Disposable {
 				await this.read(uri, false);
 			}
 		} catch (error) {
-			this.log.warn(
-				`Reading fleet dump archives failed: ${error instanceof Error ? error.message : String(error)}`,
-			);
+			this.log.warn(`Reading fleet dump archives failed: ${errorText(error)}`);
 		}
 	}
 

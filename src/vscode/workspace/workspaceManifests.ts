@@ -15,6 +15,7 @@ import { readRegularFile } from '../../files/regularFile.ts';
 import type { ChangedNodes, ResourceGraph, SourceObject } from '../../core/tree/model.ts';
 import type { Log } from '../log.ts';
 import { readSearchExcludes, readWorkspaceSettings } from '../settings.ts';
+import { errorText } from '../../core/text/errorText.ts';
 
 /** The id of the tree root that holds workspace manifests. */
 export const workspaceRootId = 'workspace';
@@ -595,7 +596,7 @@ export class WorkspaceManifests implements vscode.Disposable {
 			if ('error' in decoded) return { skipped: decoded.error };
 			text = decoded.text;
 		} catch (error) {
-			return { failed: error instanceof Error ? error.message : String(error) };
+			return { failed: errorText(error) };
 		}
 		this.timings.io += Date.now() - mark;
 		return this.parse(text, uri);
