@@ -42,7 +42,10 @@ function exampleDumps() {
 	for (const file of yamlFilesUnder(examples)) {
 		let documents;
 		try {
-			documents = jsyaml.loadAll(readFileSync(file, 'utf8')).filter((document) => document);
+			// What kubectl writes: Kubernetes objects only (a fleet.yaml of the examples is none).
+			documents = jsyaml
+				.loadAll(readFileSync(file, 'utf8'))
+				.filter((document) => document?.apiVersion && document.kind);
 		} catch {
 			continue;
 		}

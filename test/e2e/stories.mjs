@@ -171,6 +171,30 @@ export async function runLiveStories(page, { out }) {
 			await tree.collapse('Clusters');
 		},
 	);
+	await story(
+		'a user explains a BindingPolicy and reads which WECs of the ITS it selects, why not the third, and its Binding',
+		async () => {
+			await page.locator('.sidebar .composite.title .title-label').first().click();
+			const match = await palette.runAndPick(
+				'Kube Status Lens: Explain Status',
+				'Explain the status of',
+				'edge-tools-eu',
+				'BindingPolicy',
+			);
+			await match.click();
+			const preview = page
+				.frameLocator('iframe.webview')
+				.last()
+				.frameLocator('iframe#active-frame');
+			await preview
+				.locator('h2', { hasText: 'Where it goes' })
+				.first()
+				.scrollIntoViewIfNeeded({ timeout: 30_000 });
+			await preview.locator('h2', { hasText: 'Its Binding' }).first().waitFor({ timeout: 10_000 });
+			await shot('live-explain-binding-policy.png');
+			await palette.run('View: Close All Editor Groups');
+		},
+	);
 	await liveMatrixStories(page, { story, shot, palette });
 	return failures() === 0 ? 0 : 1;
 }
