@@ -163,14 +163,16 @@ function listOutcome(
 	namespaces: readonly string[],
 	as: 'targets' | 'customizations',
 	allMatches = false,
+	/** For customizations: the GitRepo's targets, which fleet apply makes deployment targets and restrictions. */
+	deployedBy: readonly unknown[] = [{ name: 'all', clusterSelector: {} }],
 ): ListOutcome {
 	const placed = byPlace(entries);
 	const specOf = (list: readonly Record<string, unknown>[]): Record<string, unknown> =>
 		as === 'targets'
 			? { targets: list }
 			: {
-					targets: [...list, { name: 'all', clusterSelector: {} }],
-					targetRestrictions: [{ clusterSelector: {} }],
+					targets: [...list, ...deployedBy],
+					targetRestrictions: deployedBy,
 					...(allMatches ? { targetCustomizationMode: 'AllMatches' } : {}),
 				};
 	const decidedBy = (cluster: ClusterTargeting): number[] =>
@@ -420,9 +422,31 @@ function rangeIn(lines: LineCounter, start: number, end: number): Range {
 	};
 }
 
+/**
+ * The GitRepo of the inventory that reads this fleet.yaml: one of whose spec.paths the file's folder ends with (the
+ * repository's root is not known in the editor, so the path is matched as a suffix); the first such GitRepo.
+ */
+function gitRepoReading(
+	fileName: string,
+	inventory: TargetInventory,
+): Record<string, unknown> | undefined {
+	const folder = fileName.replace(/\\/g, '/').replace(/\/?fleet\.ya?ml$/, '');
+	return inventory.objects.find(
+		(object): object is Record<string, unknown> =>
+			isRecord(object) &&
+			object.kind === 'GitRepo' &&
+			groupOf(getString(object, 'apiVersion') ?? '') === 'fleet.cattle.io' &&
+			(getArray(object, 'spec', 'paths') ?? []).some((path) => {
+				const clean = String(path).replace(/^\.?\/+|\/+$/g, '');
+				return clean !== '' && (folder === clean || folder.endsWith(`/${clean}`));
+			}),
+	);
+}
+
 /** The reports of a fleet.yaml: each targetCustomizations entry, judged behind fleet.yaml's own targets. */
 function fleetYamlReports(
 	text: string,
+	fileName: string,
 	inventories: readonly TargetInventory[],
 	preferred: string | undefined,
 ): EntryReport[] {
@@ -435,18 +459,36 @@ function fleetYamlReports(
 	if (customizations.length === 0) return [];
 	const inventory = inventoryFor(inventories, (candidate) => fleetClustersIn(candidate), preferred);
 	if (!inventory) return [];
-	const namespaces = [
-		...new Set(
-			inventory.objects
-				.filter(isFleetCluster)
-				.map((item) => getString(item, 'metadata', 'namespace') ?? ''),
-		),
-	].sort();
+	const gitRepo = gitRepoReading(fileName, inventory);
+	const namespaces = gitRepo
+		? [getString(gitRepo, 'metadata', 'namespace') ?? '']
+		: [
+				...new Set(
+					inventory.objects
+						.filter(isFleetCluster)
+						.map((item) => getString(item, 'metadata', 'namespace') ?? ''),
+				),
+			].sort();
 	// fleet apply puts fleet.yaml's own targets before the customizations, where they are customizations too.
 	const own = getArray(content, 'targets') ?? [];
 	const all = [...own, ...customizations];
 	const allMatches = getString(content, 'targetCustomizationMode') === 'AllMatches';
-	const outcome = listOutcome(all, inventory, namespaces, 'customizations', allMatches);
+	const gitTargets = getArray(gitRepo, 'spec', 'targets') ?? [];
+	const outcome = listOutcome(
+		all,
+		inventory,
+		namespaces,
+		'customizations',
+		allMatches,
+		gitRepo === undefined
+			? undefined
+			: gitTargets.length > 0
+				? gitTargets
+				: [{ name: 'default', clusterGroup: 'default' }],
+	);
+	const reading = gitRepo
+		? ` as GitRepo ${getString(gitRepo, 'metadata', 'namespace') ?? ''}/${getString(gitRepo, 'metadata', 'name') ?? ''} deploys this path (its targets restrict it)`
+		: ' (every namespace: no GitRepo of the inventory names this path)';
 	const section = isMap(document.contents)
 		? (document.contents.get('targetCustomizations', true) as Node | undefined)
 		: undefined;
@@ -456,7 +498,7 @@ function fleetYamlReports(
 			index < own.length ? `targets[${index}]` : `targetCustomizations[${index - own.length}]`,
 		noun: 'Customization',
 		inventory: inventory.label,
-		total: fleetClustersIn(inventory),
+		total: namespaces.reduce((sum, namespace) => sum + fleetClustersIn(inventory, namespace), 0),
 		subject: 'fleet.yaml',
 		firstMatchWins: !allMatches,
 		rangeOf: (index) => {
@@ -475,7 +517,7 @@ function fleetYamlReports(
 			return { line: range.start.line, range: dashed };
 		},
 		tooltipOf: (index) =>
-			`targetCustomizations entry ${getString(all[index], 'name') ?? `target${String(index).padStart(3, '0')}`} against the Clusters of ${inventory.label}; ${
+			`targetCustomizations entry ${getString(all[index], 'name') ?? `target${String(index).padStart(3, '0')}`} against the Clusters of ${inventory.label}${reading}; ${
 				allMatches
 					? 'targetCustomizationMode AllMatches applies every matching entry.'
 					: 'the first matching entry decides (FirstMatch, the default).'
@@ -497,7 +539,7 @@ function reportsOf(
 ): EntryReport[] {
 	if (inventories.length === 0 || !mayHoldTargets(text)) return [];
 	if (/(^|[\\/])fleet\.ya?ml$/.test(fileName) && !/^\s*apiVersion:/m.test(text)) {
-		return fleetYamlReports(text, inventories, preferred);
+		return fleetYamlReports(text, fileName, inventories, preferred);
 	}
 	return manifestReports(text, inventories, preferred);
 }

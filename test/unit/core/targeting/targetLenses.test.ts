@@ -45,8 +45,8 @@ describe('target lenses', () => {
 				(lens) => lens.title,
 			),
 			[
-				// Every namespace of the inventory: a fleet.yaml does not say which workspace's GitRepo reads it.
-				'customizes 2 clusters of fleet-mgmt: prod-us-1, edge-us-1',
+				// GitRepo shop reads the path frontend: its namespace and its targets, not edge-us-1 of fleet-edge.
+				'customizes 1 cluster of fleet-mgmt: prod-us-1',
 				'skips 1 cluster of fleet-mgmt: staging-1',
 			],
 		);
@@ -200,5 +200,17 @@ describe('target lenses', () => {
 			targetFindingsOf(text, path, [workspace]).map((finding) => finding.code),
 			['fleet-target-shadowed'],
 		);
+	});
+
+	it('judges a fleet.yaml within the GitRepo that names its path: that namespace, behind its targets', () => {
+		const text =
+			'targetCustomizations:\n- name: edge\n  clusterSelector:\n    matchLabels: { env: edge }\n';
+		const inventories = [inventory('fleet-mgmt')];
+		const [read] = targetLensesOf(text, 'repo/frontend/fleet.yaml', inventories);
+		assert.equal(read?.title, 'matches none of the 3 clusters of fleet-mgmt');
+		assert.match(read?.tooltip ?? '', /as GitRepo fleet-default\/shop deploys this path/);
+		const [unread] = targetLensesOf(text, 'repo/elsewhere/fleet.yaml', inventories);
+		assert.equal(unread?.title, 'customizes 2 clusters of fleet-mgmt: edge-eu-1, edge-us-1');
+		assert.match(unread?.tooltip ?? '', /no GitRepo of the inventory names this path/);
 	});
 });
