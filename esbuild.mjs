@@ -8,8 +8,8 @@ const watch = process.argv.includes('--watch');
 const bundleBudget = 2 * 1024 * 1024;
 
 /**
- * The extension reaches src/k8s only through `import('../../k8s/index.ts')`, and the CLI's `mcp` through
- * `import('../k8s/index.ts')`: that becomes dist/k8s.cjs.
+ * The extension reaches src/k8s only through `import('../../k8s/index.ts')`, and the CLI (`mcp`, `targets --context`)
+ * through src/cli/mcpContexts.ts's `import('../k8s/index.ts')`: that becomes dist/k8s.cjs.
  */
 function clusterClientApart() {
 	return {
@@ -77,7 +77,8 @@ const builds = [
 	{
 		entryPoints: { command: 'src/cli/main.ts' },
 		target: 'node20',
-		plugins: [mcpApart()],
+		// `targets --plan --context` reads contexts as mcp does: the cluster client stays in dist/k8s.cjs.
+		plugins: [mcpApart(), clusterClientApart()],
 		// What `check --format sarif` says of the tool and its rules, as JSON text (src/cli/sarif.ts reads it).
 		define: { KUBE_STATUS_LENS_BUILD: JSON.stringify(JSON.stringify(cliBuildFacts())) },
 	},
