@@ -38,15 +38,13 @@ function run(...args) {
 	return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** `targets --json` on the demo cluster's Fleet, WDS and ITS objects. */
+const demoTargets = () =>
+	run('targets', '--json', demo('fleet-mgmt'), demo('kubestellar-wds'), demo('kubestellar-its'));
+
 describe(`kube-status-lens targets on Node ${process.versions.node}`, () => {
 	it('prints one record per Bundle and BindingPolicy, with every field of the contract', () => {
-		const result = run(
-			'targets',
-			'--json',
-			demo('fleet-mgmt'),
-			demo('kubestellar-wds'),
-			demo('kubestellar-its'),
-		);
+		const result = demoTargets();
 		assert.equal(result.stderr, '');
 		assert.equal(result.code, 0);
 		const records = JSON.parse(result.stdout);
@@ -100,13 +98,7 @@ describe(`kube-status-lens targets on Node ${process.versions.node}`, () => {
 	});
 
 	it("gives the demo's targeting scene: a customization, a doNotDeploy, a mapped workspace, a policy on 2 of 3 WECs", () => {
-		const result = run(
-			'targets',
-			'--json',
-			demo('fleet-mgmt'),
-			demo('kubestellar-wds'),
-			demo('kubestellar-its'),
-		);
+		const result = demoTargets();
 		assert.equal(result.code, 0);
 		const records = JSON.parse(result.stdout);
 		const sensors = records.find((record) => record.name === 'sensors-agent');

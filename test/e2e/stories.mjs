@@ -519,18 +519,23 @@ export async function runStories(page, { out }) {
 		await shot('hover.png');
 	});
 
+	/** Opens a workspace file by quick open and waits for a CodeLens saying `lens`. */
+	const openWithLens = async (query, tab, lens) => {
+		await page.mouse.move(5, 5);
+		await page.keyboard.press('Escape');
+		await palette.quickOpen(query, tab);
+		await page.keyboard.press('Enter');
+		await editors.waitForTab(tab);
+		await page
+			.locator('.monaco-editor .codelens-decoration', { hasText: lens })
+			.first()
+			.waitFor({ timeout: 30_000 });
+	};
+
 	await story(
 		'a user opens a GitRepo manifest and reads above its target which clusters it matches',
 		async () => {
-			await page.mouse.move(5, 5);
-			await page.keyboard.press('Escape');
-			await palette.quickOpen('manifests/gitrepo.yaml', 'gitrepo.yaml');
-			await page.keyboard.press('Enter');
-			await editors.waitForTab('gitrepo.yaml');
-			await page
-				.locator('.monaco-editor .codelens-decoration', { hasText: 'matches 3 clusters' })
-				.first()
-				.waitFor({ timeout: 30_000 });
+			await openWithLens('manifests/gitrepo.yaml', 'gitrepo.yaml', 'matches 3 clusters');
 			await shot('codelens-targets.png');
 		},
 	);
@@ -538,15 +543,7 @@ export async function runStories(page, { out }) {
 	await story(
 		'a user opens a fleet.yaml and reads above each customization where it applies, and that the last is shadowed',
 		async () => {
-			await page.mouse.move(5, 5);
-			await page.keyboard.press('Escape');
-			await palette.quickOpen('shop-fleet/frontend/fleet.yaml', 'fleet.yaml');
-			await page.keyboard.press('Enter');
-			await editors.waitForTab('fleet.yaml');
-			await page
-				.locator('.monaco-editor .codelens-decoration', { hasText: 'shadowed by' })
-				.first()
-				.waitFor({ timeout: 30_000 });
+			await openWithLens('shop-fleet/frontend/fleet.yaml', 'fleet.yaml', 'shadowed by');
 			await page.locator('.squiggly-warning').first().waitFor({ timeout: 30_000 });
 			await shot('codelens-fleet-yaml.png');
 		},

@@ -587,23 +587,48 @@ function ownerReachLines(
 }
 
 /**
- * The ManagedClusters a BindingPolicy of this root is matched against: the root's own, or, where the root is a WDS
- * without them, those of the root that holds the most (the ITS beside it), named.
+ * The root whose objects of a kind a step of this root needs: this root when it holds one, else the root that holds
+ * the most (a WDS's BindingPolicies are matched against the ITS beside it, and an ITS's WECs against the WDS's
+ * policies).
  */
+function rootHolding(
+	graph: ResourceGraph,
+	rootId: string,
+	kind: string,
+):
+	| { readonly rootId: string; readonly label: string; readonly objects: readonly unknown[] }
+	| undefined {
+	const isWanted = (object: unknown): boolean => getString(object, 'kind') === kind;
+	const own = graph.objectsOf(rootId);
+	if (own.some(isWanted)) {
+		return { rootId, label: graph.node(rootId)?.label ?? rootId, objects: own };
+	}
+	let best: { rootId: string; label: string; objects: readonly unknown[] } | undefined;
+	let most = 0;
+	for (const root of graph.roots()) {
+		if (root.rootId === rootId) continue;
+		const objects = graph.objectsOf(root.rootId);
+		const count = objects.filter(isWanted).length;
+		if (count > most) {
+			best = { rootId: root.rootId, label: root.label, objects };
+			most = count;
+		}
+	}
+	return best;
+}
+
+/** The objects a BindingPolicy of this root is matched against: its own, plus the ManagedClusters of another root. */
 function policyInventoryOf(
 	graph: ResourceGraph,
 	rootId: string,
 ): { objects: readonly unknown[]; from?: string } {
 	const objects = graph.objectsOf(rootId);
-	const isInventory = (object: unknown): boolean => getString(object, 'kind') === 'ManagedCluster';
-	if (objects.some(isInventory)) return { objects };
-	let best: { label: string; clusters: unknown[] } | undefined;
-	for (const root of graph.roots()) {
-		if (root.rootId === rootId) continue;
-		const clusters = graph.objectsOf(root.rootId).filter(isInventory);
-		if (clusters.length > (best?.clusters.length ?? 0)) best = { label: root.label, clusters };
-	}
-	return best ? { objects: [...objects, ...best.clusters], from: best.label } : { objects };
+	const inventory = rootHolding(graph, rootId, 'ManagedCluster');
+	if (!inventory || inventory.rootId === rootId) return { objects };
+	const clusters = inventory.objects.filter(
+		(object) => getString(object, 'kind') === 'ManagedCluster',
+	);
+	return { objects: [...objects, ...clusters], from: inventory.label };
 }
 
 /** A BindingPolicy's inventory clusters and workload objects of this input: which it selects, and why not. */
@@ -702,23 +727,13 @@ function whatItGetsLines(
  * ITS) asked of the WEC's ManagedCluster, with why, and the objects of the policies that select it.
  */
 function wecGetsLines(lines: string[], graph: ResourceGraph, rootId: string, wec: string): void {
-	const isPolicy = (object: unknown): boolean => getString(object, 'kind') === 'BindingPolicy';
-	let policyRoot = graph.objectsOf(rootId).some(isPolicy) ? rootId : undefined;
-	let most = 0;
-	for (const root of policyRoot === undefined ? graph.roots() : []) {
-		const count = graph.objectsOf(root.rootId).filter(isPolicy).length;
-		if (count > most) {
-			policyRoot = root.rootId;
-			most = count;
-		}
-	}
+	const policyRoot = rootHolding(graph, rootId, 'BindingPolicy');
 	if (policyRoot === undefined) return;
-	const policies = graph.objectsOf(policyRoot);
+	const policies = policyRoot.objects;
 	const answers = policiesAskedOfCluster(policies, graph.objectsOf(rootId), wec);
 	if (answers.length === 0) return;
 	const gets = answers.filter((answer) => answer.deployed);
-	const from =
-		policyRoot === rootId ? '' : ` of ${field(graph.node(policyRoot)?.label ?? policyRoot)}`;
+	const from = policyRoot.rootId === rootId ? '' : ` of ${field(policyRoot.label)}`;
 	lines.push(
 		'## What it gets',
 		'',

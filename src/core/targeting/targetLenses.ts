@@ -14,7 +14,7 @@ import {
 import { getArray, getPath, getString, groupOf, isRecord } from '../model/object.ts';
 import type { Range } from '../model/range.ts';
 import { bindingPolicyTargetsOf } from './bindingPolicyTargets.ts';
-import { fleetTargetsOf, type ClusterTargeting } from './fleetTargets.ts';
+import { fleetTargetsOf, withoutLists, type ClusterTargeting } from './fleetTargets.ts';
 import type { TargetingCode } from './targetingCodes.ts';
 
 /** One lens: the line it stands above, its title and tooltip. */
@@ -538,10 +538,36 @@ function reportsOf(
 	preferred: string | undefined,
 ): EntryReport[] {
 	if (inventories.length === 0 || !mayHoldTargets(text)) return [];
+	// Each entry is placed alone and with its list, in each namespace: against the few objects targeting reads, not
+	// a live root's every object each time.
+	const narrowed = inventories.map(targetingInputOf);
 	if (/(^|[\\/])fleet\.ya?ml$/.test(fileName) && !/^\s*apiVersion:/m.test(text)) {
-		return fleetYamlReports(text, fileName, inventories, preferred);
+		return fleetYamlReports(text, fileName, narrowed, preferred);
 	}
-	return manifestReports(text, inventories, preferred);
+	return manifestReports(text, narrowed, preferred);
+}
+
+const fleetTargetingKinds = new Set([
+	'Cluster',
+	'ClusterGroup',
+	'BundleNamespaceMapping',
+	'GitRepo',
+]);
+
+/** An inventory with only what targeting reads: Fleet's clusters, groups, mappings and GitRepos, Namespaces, WECs. */
+function targetingInputOf(inventory: TargetInventory): TargetInventory {
+	return {
+		label: inventory.label,
+		objects: withoutLists(inventory.objects).filter((object) => {
+			const kind = getString(object, 'kind') ?? '';
+			const group = groupOf(getString(object, 'apiVersion') ?? '');
+			return (
+				(group === 'fleet.cattle.io' && fleetTargetingKinds.has(kind)) ||
+				(group === '' && kind === 'Namespace') ||
+				kind === 'ManagedCluster'
+			);
+		}),
+	};
 }
 
 /** The lenses of a document: a fleet.yaml's customizations, or a manifest's targets and BindingPolicies. */
