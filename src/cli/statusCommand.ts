@@ -1,6 +1,7 @@
 import { computeStatuses } from '../core/status/registry.ts';
 import { visitJsonListItems } from '../core/manifest/jsonManifests.ts';
-import { standaloneStatusReader, statusStandsAlone } from '../core/status/standalone.ts';
+import type { BundleDeploymentView } from '../core/status/fleetSummary.ts';
+import { isFleetParent, StreamedStatuses } from '../core/status/standalone.ts';
 import { toneRank, type StatusResult } from '../core/status/result.ts';
 import {
 	archiveLimitsUsage,
@@ -62,8 +63,6 @@ With --json, an input of 16 MiB or more is read on two threads; KUBE_STATUS_LENS
 Exit codes: 0 fine; 1 --fail-on matched; 2 an input could not be read or parsed (other files are still reported).
 The table's last line says which, and why.
 `;
-
-const standaloneBatch = 256;
 
 const statusOptions = {
 	choices: { 'fail-on': ['error', 'warning'] },
@@ -136,9 +135,19 @@ function reportStatus(
 	const options = { now: io.now };
 
 	// A big dump's objects are most of the memory: each file's records are written as it is read, and its objects
-	// let go, until an object whose status reads the others (a Fleet parent, a KubeStellar report) comes. From there
+	// let go (a Fleet parent is held, and written at the end with the roll-up of the BundleDeployments read before and
+	// after it), until an object whose status reads whole objects of the input (a KubeStellar report) comes. From there
 	// on the objects are held, and the files already written are read again for what those objects read.
+	type Origin = { from: Pick<ManifestFile, 'file' | 'entry' | 'eventsOf'>; line: number };
+	const streamed = new StreamedStatuses<Origin>(options);
+	const take = (object: unknown, from: Origin['from'], line: number): void => {
+		const result = streamed.take(object, { from, line });
+		if (result !== 'held') report(result, object, from, line);
+	};
 	const writtenFiles: string[] = [];
+	// The files the worker read, and where their BundleDeployments come among the others: they are read again if a
+	// Fleet parent needs them.
+	const workerFiles: { file: string; at: number }[] = [];
 	let held:
 		| {
 				objects: unknown[];
@@ -146,10 +155,6 @@ function reportStatus(
 				lines: number[];
 		  }
 		| undefined;
-	// A List as `kubectl get -o json` writes it is read from its bytes an object at a time, each written before the
-	// next is parsed (so objects die young), as long as every object stands alone; the file's records are held until
-	// its end proves it such a List, and taken back otherwise (then the file is read the usual way).
-	const standaloneStatus = standaloneStatusReader(options);
 	// A big input's files are read on two threads: the worker's records are written in the files' order, as the
 	// command would have written them.
 	const workerReads =
@@ -167,8 +172,12 @@ function reportStatus(
 		jsonWriter.addWritten(read.chunks);
 		failing += read.failing;
 		writtenFiles.push(file);
+		workerFiles.push({ file, at: streamed.bundleDeploymentsTaken });
 		return true;
 	};
+	// A List as `kubectl get -o json` writes it is read from its bytes an object at a time, each written before the
+	// next is parsed (so objects die young); the file's records are held until its end proves it such a List, and
+	// taken back otherwise (then the file is read the usual way).
 	const readListObjects = (file: string, bytes: Buffer): boolean => {
 		const source = held ? undefined : jsonBytesOf(bytes);
 		if (!source) return false;
@@ -176,9 +185,10 @@ function reportStatus(
 		const failingBefore = failing;
 		const tableLength = tableRecords.length;
 		const pending = jsonWriter?.begin();
+		const back = streamed.mark();
 		const read = visitJsonListItems(source, (object, line) => {
-			if (!statusStandsAlone(object)) return false;
-			report(standaloneStatus(object), object, from, line + 1);
+			if (!StreamedStatuses.takes(object)) return false;
+			take(object, from, line + 1);
 			return true;
 		});
 		if (read) {
@@ -187,6 +197,7 @@ function reportStatus(
 			return true;
 		}
 		pending?.rollback();
+		back();
 		failing = failingBefore;
 		tableRecords.length = tableLength;
 		return false;
@@ -201,20 +212,9 @@ function reportStatus(
 			if (
 				!held &&
 				read.entry === undefined &&
-				parsed.objects.every((entry) => statusStandsAlone(entry.object))
+				parsed.objects.every((entry) => StreamedStatuses.takes(entry.object))
 			) {
-				// A few hundred at a time, so that verdicts and records are let go young.
-				for (let from = 0; from < parsed.objects.length; from += standaloneBatch) {
-					const entries = parsed.objects.slice(from, from + standaloneBatch);
-					const results = computeStatuses(
-						entries.map((entry) => entry.object),
-						options,
-					);
-					entries.forEach((entry, index) => {
-						const result = results[index];
-						if (result) report(result, entry.object, read, entry.range.start.line + 1);
-					});
-				}
+				for (const entry of parsed.objects) take(entry.object, read, entry.range.start.line + 1);
 				writtenFiles.push(file);
 				return;
 			}
@@ -234,15 +234,26 @@ function reportStatus(
 	workerReads?.stop();
 	io.workerFilesRead?.(workerReads?.handled ?? 0);
 	if (held) {
+		// The Fleet parents of the files written early were held, not written: they are written from here.
 		const written: unknown[] = [];
+		const writtenParents: { index: number; from: ManifestFile; line: number }[] = [];
 		if (writtenFiles.length > 0) {
 			// Read errors and problems were reported the first time.
 			readEachManifest(
 				writtenFiles,
 				() => undefined,
 				limits,
-				({ parsed }) => {
-					for (const entry of parsed.objects) written.push(entry.object);
+				(read) => {
+					for (const entry of read.parsed.objects) {
+						if (isFleetParent(entry.object)) {
+							writtenParents.push({
+								index: written.length,
+								from: read,
+								line: entry.range.start.line + 1,
+							});
+						}
+						written.push(entry.object);
+					}
 				},
 			);
 		}
@@ -250,19 +261,61 @@ function reportStatus(
 			[...written, ...held.objects],
 			options,
 		);
-		for (let index = 0; index < held.objects.length; index++) {
+		// Fleet's parents last, as when nothing is held.
+		const heldParents: number[] = [];
+		const reportHeld = (index: number): void => {
 			const result = results[written.length + index];
 			if (result) {
 				report(
 					result,
-					held.objects[index],
-					held.files[index] ?? { file: '' },
-					held.lines[index] ?? 0,
+					held?.objects[index],
+					held?.files[index] ?? { file: '' },
+					held?.lines[index] ?? 0,
 				);
 			}
 			// Each object is let go once written.
-			held.objects[index] = undefined;
+			if (held) held.objects[index] = undefined;
 			results[written.length + index] = undefined;
+		};
+		for (let index = 0; index < held.objects.length; index++) {
+			if (isFleetParent(held.objects[index])) heldParents.push(index);
+			else reportHeld(index);
+		}
+		for (const { index, from, line } of writtenParents) {
+			const result = results[index];
+			if (result) report(result, written[index], from, line);
+		}
+		for (const index of heldParents) reportHeld(index);
+	} else if (streamed.holdsParents) {
+		for (const { file, at } of workerFiles.reverse()) {
+			const views: BundleDeploymentView[] = [];
+			const gather = (object: unknown): void => {
+				const view = StreamedStatuses.viewOf(object);
+				if (view) views.push(view);
+			};
+			readEachManifest(
+				[file],
+				() => undefined,
+				limits,
+				({ parsed }) => {
+					for (const entry of parsed.objects) gather(entry.object);
+				},
+				[],
+				(_file, bytes) => {
+					const source = jsonBytesOf(bytes);
+					if (!source) return false;
+					const listed = visitJsonListItems(source, (object) => {
+						gather(object);
+						return true;
+					});
+					if (!listed) views.length = 0;
+					return listed;
+				},
+			);
+			streamed.gather(at, views);
+		}
+		for (const { object, origin, result } of streamed.finish()) {
+			report(result, object, origin.from, origin.line);
 		}
 	}
 	const exit = { failedInputs: failedReads + unreadableDumps, failOn, failing };

@@ -851,17 +851,29 @@ export function computeFleetRollups(
 	/** Where each BundleDeployment's view (readBundleDeployment) goes, for the caller to reuse. */
 	bundleDeploymentViews?: Map<unknown, BundleDeploymentView>,
 ): Map<unknown, FleetComputed> {
-	const result = new Map<unknown, FleetComputed>();
-	const bds: BundleDeploymentView[] = [];
-	const bundles: Record<string, unknown>[] = [];
-	const gitRepos: Record<string, unknown>[] = [];
-	const helmOps: Record<string, unknown>[] = [];
-	const clusters: Record<string, unknown>[] = [];
-	const groups: Record<string, unknown>[] = [];
-	const visit = (object: unknown): void => {
+	const input = new FleetRollupInput();
+	for (const object of objects) input.add(object, bundleDeploymentViews);
+	return fleetRollupsOf(input, true);
+}
+
+/**
+ * The Fleet objects computeFleetRollups reads, gathered one at a time. A reader that lets each BundleDeployment go
+ * once its record is written keeps only its view (addBundleDeploymentView, with no object), which is what the
+ * parents' roll-ups read of it.
+ */
+export class FleetRollupInput {
+	readonly bds: BundleDeploymentView[] = [];
+	readonly bundles: Record<string, unknown>[] = [];
+	readonly gitRepos: Record<string, unknown>[] = [];
+	readonly helmOps: Record<string, unknown>[] = [];
+	readonly clusters: Record<string, unknown>[] = [];
+	readonly groups: Record<string, unknown>[] = [];
+
+	/** Adds a Fleet object (a `kind: List`'s items); anything else is passed over. */
+	add(object: unknown, bundleDeploymentViews?: Map<unknown, BundleDeploymentView>): void {
 		if (!isRecord(object)) return;
 		if (object.kind === 'List' && Array.isArray(object.items)) {
-			for (const item of object.items) visit(item);
+			for (const item of object.items) this.add(item, bundleDeploymentViews);
 			return;
 		}
 		if (typeof object.apiVersion !== 'string' || groupOf(object.apiVersion) !== fleetGroup) return;
@@ -869,27 +881,60 @@ export function computeFleetRollups(
 			case 'BundleDeployment': {
 				const view = readBundleDeployment(object);
 				bundleDeploymentViews?.set(object, view);
-				bds.push(view);
+				this.bds.push(view);
 				break;
 			}
 			case 'Bundle':
-				bundles.push(object);
+				this.bundles.push(object);
 				break;
 			case 'GitRepo':
-				gitRepos.push(object);
+				this.gitRepos.push(object);
 				break;
 			case 'HelmOp':
-				helmOps.push(object);
+				this.helmOps.push(object);
 				break;
 			case 'Cluster':
-				clusters.push(object);
+				this.clusters.push(object);
 				break;
 			case 'ClusterGroup':
-				groups.push(object);
+				this.groups.push(object);
 				break;
 		}
-	};
-	for (const object of objects) visit(object);
+	}
+
+	addBundleDeploymentView(view: BundleDeploymentView): void {
+		this.bds.push(view);
+	}
+
+	/** Puts views where the BundleDeployments came in the input: the order of a roll-up's lists follows it. */
+	insertBundleDeploymentViews(at: number, views: readonly BundleDeploymentView[]): void {
+		const after = this.bds.splice(at);
+		for (const view of views) this.bds.push(view);
+		for (const view of after) this.bds.push(view);
+	}
+
+	/** A mark to go back to: what was added after it is forgotten. */
+	mark(): () => void {
+		const lists = [this.bds, this.bundles, this.gitRepos, this.helmOps, this.clusters, this.groups];
+		const lengths = lists.map((list) => list.length);
+		return () => {
+			lists.forEach((list, index) => {
+				list.length = lengths[index] ?? 0;
+			});
+		};
+	}
+}
+
+/**
+ * The roll-ups of computeFleetRollups over what the input gathered; the BundleDeployments' own (keyed by their
+ * views' objects) only when `bundleDeployments`.
+ */
+export function fleetRollupsOf(
+	input: FleetRollupInput,
+	bundleDeployments: boolean,
+): Map<unknown, FleetComputed> {
+	const result = new Map<unknown, FleetComputed>();
+	const { bds, bundles, gitRepos, helmOps, clusters, groups } = input;
 
 	// Build only the indexes some parent in the input will read.
 	const byRepo = new PairIndex<BundleDeploymentView>();
@@ -903,7 +948,7 @@ export function computeFleetRollups(
 	const wantCluster = clusters.length > 0;
 	const internBdComputed = bdComputedInterner();
 	for (const bd of bds) {
-		result.set(bd.object, internBdComputed(bdDisplayOf(bd)));
+		if (bundleDeployments) result.set(bd.object, internBdComputed(bdDisplayOf(bd)));
 		const links = bd.links;
 		if (wantRepo && links.repoName) byRepo.add(links.bundleNamespace, links.repoName, bd);
 		if (wantHelmOp && links.helmOpName) byHelmOp.add(links.bundleNamespace, links.helmOpName, bd);

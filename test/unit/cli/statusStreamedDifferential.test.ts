@@ -1,8 +1,9 @@
 // `status` reads a List laid out as `kubectl get -o json` writes it from its bytes, an object at a time, writing each
 // record before the next object is parsed, and takes a file's records back when the file turns out to be something
-// else (a parent among its objects, a broken end, another layout). Here its output is held byte for byte to the
-// whole-input way: every file decoded and parsed by the core's reader, all objects' statuses computed together, and
-// the records written with JSON.stringify, on generated folders that mix every layout and kind of object.
+// else (an object whose status reads whole objects of the input, a broken end, another layout); Fleet's parents are
+// held and written last. Here its output is held byte for byte to the whole-input way: every file decoded and parsed
+// by the core's reader, all objects' statuses computed together, and the records written with JSON.stringify (Fleet's
+// parents last), on generated folders that mix every layout and kind of object.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import type { StatusWorkerSetup } from '../../../src/cli/statusWorkerClient.ts';
 import { parseManifests } from '../../../src/core/manifest/parse.ts';
 import { refOf } from '../../../src/core/model/object.ts';
 import { computeStatuses } from '../../../src/core/status/registry.ts';
+import { isFleetParent } from '../../../src/core/status/standalone.ts';
 import { decodeFileBytes } from '../../../src/files/decodeFile.ts';
 
 function generator(seed: number): () => number {
@@ -355,8 +357,13 @@ function wholeInput(files: readonly string[]): {
 			source: { file, line },
 		};
 	});
+	// Fleet's parents come last: their roll-ups read every BundleDeployment, before them in the input or after.
+	const ordered = [
+		...records.filter((_record, index) => !isFleetParent(read[index]?.object)),
+		...records.filter((_record, index) => isFleetParent(read[index]?.object)),
+	];
 	return {
-		json: `${JSON.stringify(records, null, 2)}\n`,
+		json: `${JSON.stringify(ordered, null, 2)}\n`,
 		count: records.length,
 		failing,
 		problems,
@@ -490,6 +497,32 @@ describe('status --json read a List at a time', () => {
 			writeFileSync(plain, awkwardPlainList());
 			assertSameAsWholeInput(folder, [plain, file], label);
 		}
+	});
+
+	it("counts in Fleet's parents the BundleDeployments that the worker thread read and wrote", () => {
+		const random = generator(5);
+		const folder = mkdtempSync(join(tmpdir(), 'ksl-status-differential-'));
+		const parents = [parent(() => 0.1, 0), parent(() => 0.5, 1), parent(() => 0.5, 2)];
+		const list = (items: readonly unknown[]): string =>
+			JSON.stringify({ apiVersion: 'v1', items, kind: 'List' }, null, 4)
+				.replaceAll('&', 'and')
+				.replaceAll('{{', '((');
+		writeFileSync(join(folder, 'a-parents.json'), list(parents));
+		for (const name of ['b.json', 'c.json', 'd.json', 'e.json']) {
+			const items = Array.from({ length: 20 }, (_, index) => bundleDeployment(random, index));
+			writeFileSync(join(folder, name), list(items));
+		}
+		const files = ['a-parents.json', 'b.json', 'c.json', 'd.json', 'e.json'].map((name) =>
+			join(folder, name),
+		);
+		const workerFiles = assertSameAsWholeInput(folder, files, 'parents first, then lists');
+		assert.ok(workerFiles > 0, `the worker thread read ${workerFiles} files`);
+		const records = JSON.parse(status(['--json', folder], true).stdout) as {
+			kind: string;
+			computed: { summary?: { desiredReady?: number } } | null;
+		}[];
+		const gitRepo = records.find((record) => record.kind === 'GitRepo');
+		assert.equal(gitRepo?.computed?.summary?.desiredReady, 80);
 	});
 
 	it('reads on alone when its worker thread never answers, and writes the same', () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import jsyaml from 'js-yaml';
+import { isFleetParent } from '../../../src/core/status/standalone.ts';
 import { runStatusCommand } from '../../../src/cli/statusCommand.ts';
 
 const fleetApi = 'fleet.cattle.io/v1alpha1';
@@ -140,9 +141,14 @@ describe('status --json over many files', () => {
 			const joined = status([together]);
 			assert.equal(streamed.code, joined.code);
 			assert.deepEqual(withoutSource(streamed.records), withoutSource(joined.records));
+			// In the input's order, Fleet's parents last (their roll-ups read every BundleDeployment).
+			const objects = files.flat();
 			assert.deepEqual(
 				streamed.records.map((record) => record.name),
-				files.flat().map((object) => (object.metadata as { name: string }).name),
+				[
+					...objects.filter((object) => !isFleetParent(object)),
+					...objects.filter((object) => isFleetParent(object)),
+				].map((object) => (object.metadata as { name: string }).name),
 			);
 		});
 	}
