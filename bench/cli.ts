@@ -45,9 +45,7 @@ function runProcess(
 	const output = openSync(stdoutFile, 'w');
 	try {
 		const command = timeCommand ?? node;
-		const commandArgs = timeCommand
-			? ['-f', '%M %U %S', '-o', rssFile, node, ...args]
-			: [...args];
+		const commandArgs = timeCommand ? ['-f', '%M %U %S', '-o', rssFile, node, ...args] : [...args];
 		const start = process.hrtime.bigint();
 		const result = spawnSync(command, commandArgs, {
 			stdio: ['ignore', output, 'pipe'],
@@ -181,7 +179,9 @@ function measureCase(
 	for (let repeat = 0; repeat < repeats; repeat++) {
 		parseRuns.push(runProcess(node.path, [parseOnly, dump], out, rss));
 		cliRuns.push(runProcess(node.path, [cli, 'status', '--json', ...extra, dump], out, rss));
-		oneThreadRuns.push(runProcess(node.path, [cli, 'status', '--json', ...extra, dump], out, rss, oneThread));
+		oneThreadRuns.push(
+			runProcess(node.path, [cli, 'status', '--json', ...extra, dump], out, rss, oneThread),
+		);
 	}
 	const parse = best(parseRuns);
 	const status = best(cliRuns);

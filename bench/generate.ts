@@ -302,7 +302,9 @@ export function realisticFleet(shape: FleetShape): Record<string, unknown>[] {
 			},
 			spec: {
 				defaultNamespace: `app-${repo}`,
-				resources: [{ content: 'apiVersion: apps/v1\nkind: Deployment\n', name: 'deployment.yaml' }],
+				resources: [
+					{ content: 'apiVersion: apps/v1\nkind: Deployment\n', name: 'deployment.yaml' },
+				],
 				targets: [{ clusterSelector: { matchLabels: { env: 'prod' } } }],
 			},
 			status: {
@@ -322,7 +324,8 @@ export function realisticFleet(shape: FleetShape): Record<string, unknown>[] {
 	for (let repo = 0; repo < shape.gitRepos; repo++) {
 		for (let cluster = 0; cluster < shape.clusters; cluster++) {
 			const ready = clusterReady(cluster);
-			const applied = repo % 31 === 5 && cluster % 2 === 0 ? deploymentId(repo - 1) : deploymentId(repo);
+			const applied =
+				repo % 31 === 5 && cluster % 2 === 0 ? deploymentId(repo - 1) : deploymentId(repo);
 			items.push({
 				apiVersion: 'fleet.cattle.io/v1alpha1',
 				kind: 'BundleDeployment',
@@ -370,7 +373,11 @@ export function realisticFleet(shape: FleetShape): Record<string, unknown>[] {
 										kind: 'Deployment',
 										name: 'web',
 										namespace: `app-${repo}`,
-										summary: { message: ['Available: 1/2'], state: 'in-progress', transitioning: true },
+										summary: {
+											message: ['Available: 1/2'],
+											state: 'in-progress',
+											transitioning: true,
+										},
 										uid: `9e8d7c6b-${cluster.toString(16).padStart(4, '0')}-4a3b-8c2d-1e0f9a8b7c6d`,
 									},
 								],
@@ -393,7 +400,11 @@ export function realisticFleet(shape: FleetShape): Record<string, unknown>[] {
 			metadata: {
 				creationTimestamp: timestamp,
 				generation: 2,
-				labels: { env: 'prod', region: `region-${cluster % 8}`, 'management.cattle.io/cluster-name': `c-${cluster}` },
+				labels: {
+					env: 'prod',
+					region: `region-${cluster % 8}`,
+					'management.cattle.io/cluster-name': `c-${cluster}`,
+				},
 				name: `c-${cluster}`,
 				namespace: 'fleet-default',
 				resourceVersion: String(4_000_000 + cluster),

@@ -1,8 +1,8 @@
-import { isAscii, isUtf8 } from 'node:buffer';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventsByObject, kindsHeldWhole, readDumpEntry } from '../core/manifest/fleetDump.ts';
-import type { JsonBytes } from '../core/manifest/jsonManifests.ts';
+import { visitJsonListItems } from '../core/manifest/jsonManifests.ts';
+import { withJsonWindows } from '../files/jsonWindows.ts';
 import { parseManifests, type ParsedObject, type ParseResult } from '../core/manifest/parse.ts';
 import type { KubeEvent } from '../core/model/kubeEvent.ts';
 import { getString } from '../core/model/object.ts';
@@ -16,8 +16,15 @@ const manifestExtensions = ['.yaml', '.yml', '.json'];
 const archiveExtensions = ['.tgz', '.tar.gz'];
 const skippedFolders = new Set(['node_modules', '.git']);
 
-/** The per-file limit when --max-file-size is not given: a `kubectl get -A -o yaml` of a big cluster fits. */
+/**
+ * The limit on a file read whole when --max-file-size is not given: YAML, and JSON not laid out as `kubectl get -o
+ * json` writes a List, are held as one string and as the reader's tree of it, several times the file's size at once.
+ * A List as kubectl writes it is read a window at a time instead (status), whatever its size.
+ */
 const defaultMaxFileBytes = 64 * 1024 * 1024;
+
+/** The most of a file held at once when it is read a window at a time, when --max-buffer is not given. */
+const defaultMaxWindowBytes = 512 * 1024 * 1024;
 
 /** A fleet dump archive's bounds when not given: a dump of some thousands of BundleDeployments fits. */
 const defaultMaxArchiveBytes = 1024 * 1024 * 1024;
@@ -25,8 +32,10 @@ const defaultMaxArchiveEntries = 100_000;
 
 /** How files are read. */
 export interface ReadLimits {
-	/** Files larger than this are not read (an input error); so are entries of an archive. */
+	/** Files read whole that are larger than this are not read (an input error); so are entries of an archive. */
 	readonly maxFileBytes: number;
+	/** A file read a window at a time holds no more than this at once (one object, or the end of the file). */
+	readonly maxWindowBytes: number;
 	/** A fleet dump archive's bytes after decompression; the read stops there. */
 	readonly maxArchiveBytes: number;
 	/** A fleet dump archive's entries; the read stops there. */
@@ -36,6 +45,7 @@ export interface ReadLimits {
 /** The options of the read limits every command takes. */
 export const maxFileSizeOption = {
 	'max-file-size': 'SIZE',
+	'max-buffer': 'SIZE',
 	'max-archive-size': 'SIZE',
 	'max-archive-entries': 'N',
 } as const;
@@ -67,6 +77,8 @@ function sizeOption(
 export function readLimitsOf(values: Readonly<Record<string, string>>): ReadLimits | string {
 	const maxFileBytes = sizeOption(values, 'max-file-size') ?? defaultMaxFileBytes;
 	if (typeof maxFileBytes === 'string') return maxFileBytes;
+	const maxWindowBytes = sizeOption(values, 'max-buffer') ?? defaultMaxWindowBytes;
+	if (typeof maxWindowBytes === 'string') return maxWindowBytes;
 	const maxArchiveBytes = sizeOption(values, 'max-archive-size') ?? defaultMaxArchiveBytes;
 	if (typeof maxArchiveBytes === 'string') return maxArchiveBytes;
 	const entries = values['max-archive-entries'];
@@ -79,7 +91,7 @@ export function readLimitsOf(values: Readonly<Record<string, string>>): ReadLimi
 	) {
 		return `--max-archive-entries takes a number such as 200000, not ${entries ?? ''}`;
 	}
-	return { maxFileBytes, maxArchiveBytes, maxArchiveEntries };
+	return { maxFileBytes, maxWindowBytes, maxArchiveBytes, maxArchiveEntries };
 }
 
 function sizeText(bytes: number): string {
@@ -92,22 +104,42 @@ function sizeText(bytes: number): string {
 function tooLarge(size: number, limit: number, exact: boolean): string {
 	let suggestion = 1;
 	while (suggestion * 1024 * 1024 < Math.max(size, limit * 2)) suggestion *= 2;
-	return `${exact ? sizeText(size) : `more than ${sizeText(limit)}`} is over the limit of ${sizeText(limit)} per file (raise it with --max-file-size ${suggestion}M)`;
+	return `${exact ? sizeText(size) : `more than ${sizeText(limit)}`} is over the limit of ${sizeText(limit)} per file read whole (raise it with --max-file-size ${suggestion}M)`;
+}
+
+/** Why a file was not read a window at a time: one window would have had to hold more than the bound. */
+function windowBoundText(needed: number, limit: number): string {
+	let suggestion = 1;
+	while (suggestion * 1024 * 1024 < needed) suggestion *= 2;
+	return `one object of it needs more than the ${sizeText(limit)} held at once when a List is read a piece at a time (raise it with --max-buffer ${suggestion}M)`;
 }
 
 /**
- * A file's bytes for the JSON reader of core/manifest/jsonManifests.ts, when their text is what decodeFileBytes reads
- * from them byte for byte (UTF-8 without a byte-order mark; control characters make no valid JSON).
+ * Reads a List laid out as `kubectl get -o json` writes it an item at a time, a window of the file at a time (see
+ * files/jsonWindows.ts and visitJsonListItems), handing each item and its line (from 0) to `visit`. True when the
+ * file is such a List and every item was visited; false when it is not, or not sure, or `visit` said stop (then what
+ * was visited means nothing, and the caller reads the file the usual way); a text when a window would have had to grow
+ * past the bound (why the file was not read so).
  */
-export function jsonBytesOf(bytes: Buffer): JsonBytes | undefined {
-	if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
-	const encoding = isAscii(bytes) ? 'latin1' : isUtf8(bytes) ? 'utf8' : undefined;
-	if (encoding === undefined) return undefined;
-	return {
-		bytes,
-		decode: (start, end) => bytes.toString(encoding, start, end),
-		indexOf: (needle, from) => bytes.indexOf(needle, from),
-	};
+export function visitJsonListFile(
+	file: string,
+	maxWindowBytes: number,
+	visit: (item: Record<string, unknown>, line: number) => boolean,
+): boolean | string {
+	let listed: boolean | undefined;
+	let boundHit: number | undefined;
+	try {
+		listed = withJsonWindows(file, maxWindowBytes, (first, windows) => {
+			const read = visitJsonListItems(first, visit);
+			boundHit = windows.boundHit;
+			return read;
+		});
+	} catch {
+		// Not readable: the usual read says why.
+		return false;
+	}
+	if (listed === true) return true;
+	return boundHit === undefined ? false : windowBoundText(boundHit, maxWindowBytes);
 }
 
 /** The manifest files under the paths, in the order readEachManifest reads them (what cannot be listed left out). */
@@ -205,7 +237,7 @@ function readEachManifestText(
 	stderr: (text: string) => void,
 	limits: ReadLimits,
 	visit: (file: string, text: string) => void,
-	readBytes?: (file: string, bytes: Buffer) => boolean,
+	readStreamed?: (file: string) => boolean | string,
 	readElsewhere?: (file: string) => boolean,
 ): number {
 	let unreadableCount = 0;
@@ -217,14 +249,18 @@ function readEachManifestText(
 	const scratch: { buffer: Buffer | undefined } = { buffer: undefined };
 	for (const file of files) {
 		if (readElsewhere?.(file)) continue;
+		// What `readStreamed` and `visit` throw (stdout closed by its reader) is no read error.
+		const streamed = readStreamed?.(file) ?? false;
+		if (streamed === true) continue;
 		let read: { bytes: Buffer } | { error: string };
 		try {
 			read = readFileBytes(file, limits, scratch);
 		} catch (error) {
 			read = { error: (error as Error).message };
 		}
-		// Outside the try: what `readBytes` and `visit` throw (stdout closed by its reader) is no read error.
-		if ('bytes' in read && readBytes?.(file, read.bytes)) continue;
+		if ('error' in read && typeof streamed === 'string') {
+			read = { error: `${read.error}; ${streamed}` };
+		}
 		let decoded: { text: string } | { error: string };
 		try {
 			decoded = 'bytes' in read ? decodeFileBytes(read.bytes) : read;
@@ -390,10 +426,10 @@ async function readDumpArchives(
 /**
  * Reads and parses (YAML, `kind: List`, JSON) the manifest files under the paths one at a time, handing each to
  * `visit`; what cannot be read or parsed is reported on stderr as `file:line:column: message` (parse problems after
- * the read errors) and flagged. Returns how many paths and files could not be read or parsed. `readBytes` is handed
- * each file's bytes first (valid until the next file is read) and may take the file whole: true, and the file is
- * neither decoded nor parsed here (it has no problems to report). `readElsewhere` is asked first, before the file is
- * read: true when the file was read and reported elsewhere (another thread).
+ * the read errors) and flagged. Returns how many paths and files could not be read or parsed. `readElsewhere` is
+ * asked first: true when the file was read and reported elsewhere (another thread). Then `readStreamed` may read the
+ * file itself (a window at a time): true, and the file is neither read nor parsed here (it has no problems to report);
+ * a text, and it did not, for that reason, which a read error here then names.
  */
 export function readEachManifest(
 	paths: readonly string[],
@@ -401,7 +437,7 @@ export function readEachManifest(
 	limits: ReadLimits,
 	visit: (file: ManifestFile) => void,
 	dumpEntries: readonly ManifestFile[] = [],
-	readBytes?: (file: string, bytes: Buffer) => boolean,
+	readStreamed?: (file: string) => boolean | string,
 	readElsewhere?: (file: string) => boolean,
 ): number {
 	const problemLines: string[] = [];
@@ -421,7 +457,7 @@ export function readEachManifest(
 			}
 			visit({ file, text, parsed });
 		},
-		readBytes,
+		readStreamed,
 		readElsewhere,
 	);
 	for (const line of problemLines) stderr(line);

@@ -1,11 +1,10 @@
 import { computeStatuses } from '../core/status/registry.ts';
-import { visitJsonListItems } from '../core/manifest/jsonManifests.ts';
 import type { BundleDeploymentView } from '../core/status/fleetSummary.ts';
 import { isFleetParent, StreamedStatuses } from '../core/status/standalone.ts';
 import { toneRank, type StatusResult } from '../core/status/result.ts';
 import {
 	archiveLimitsUsage,
-	jsonBytesOf,
+	visitJsonListFile,
 	manifestFilesUnder,
 	maxFileSizeOption,
 	readEachManifest,
@@ -48,6 +47,7 @@ function bytesWriterOf(io: CommandIo): (bytes: Uint8Array) => void {
 }
 
 const usage = `Usage: kube-status-lens status PATH... [--json] [--wide] [--fail-on error|warning] [--max-file-size SIZE]
+                               [--max-buffer SIZE]
 
 Reads Kubernetes objects from YAML/JSON files and folders (multi-document YAML, kind: List,
 kubectl get -o yaml/json output) and fleet dump archives (.tgz), and prints the status each system would report.
@@ -57,7 +57,10 @@ kubectl get -o yaml/json output) and fleet dump archives (.tgz), and prints the 
                        or COLUMNS, or ${defaultTableWidth} characters when the output is not a terminal); either way
                        at most 2,000 characters of one message (--json prints it whole)
   --fail-on LEVEL      exit 1 when an object has tone LEVEL or worse (error, or warning and error)
-  --max-file-size SIZE read no file (or archive entry) larger than SIZE (bytes, or with K, M or G: 256M; default 64M)
+  --max-file-size SIZE read no file read whole (YAML, or JSON not laid out as kubectl writes a List) or archive
+                       entry larger than SIZE (bytes, or with K, M or G: 256M; default 64M); a List as
+                       kubectl get -o json writes it is read a piece at a time, whatever its size
+  --max-buffer SIZE    hold no more than SIZE of such a List at once: its largest object fits (default 512M)
 ${archiveLimitsUsage}
 With --json, an input of 16 MiB or more is read on two threads; KUBE_STATUS_LENS_THREADS=1 keeps it to one.
 Exit codes: 0 fine; 1 --fail-on matched; 2 an input could not be read or parsed (other files are still reported).
@@ -160,7 +163,7 @@ function reportStatus(
 	const workerReads =
 		jsonWriter && io.statusWorker
 			? StatusWorkerReads.start(io.statusWorker, manifestFilesUnder(paths), {
-					maxFileBytes: limits.maxFileBytes,
+					maxWindowBytes: limits.maxWindowBytes,
 					now: io.now,
 					threshold,
 				})
@@ -178,20 +181,19 @@ function reportStatus(
 	// A List as `kubectl get -o json` writes it is read from its bytes an object at a time, each written before the
 	// next is parsed (so objects die young); the file's records are held until its end proves it such a List, and
 	// taken back otherwise (then the file is read the usual way).
-	const readListObjects = (file: string, bytes: Buffer): boolean => {
-		const source = held ? undefined : jsonBytesOf(bytes);
-		if (!source) return false;
+	const readListObjects = (file: string): boolean | string => {
+		if (held) return false;
 		const from = { file };
 		const failingBefore = failing;
 		const tableLength = tableRecords.length;
 		const pending = jsonWriter?.begin();
 		const back = streamed.mark();
-		const read = visitJsonListItems(source, (object, line) => {
+		const read = visitJsonListFile(file, limits.maxWindowBytes, (object, line) => {
 			if (!StreamedStatuses.takes(object)) return false;
 			take(object, from, line + 1);
 			return true;
 		});
-		if (read) {
+		if (read === true) {
 			pending?.commit();
 			writtenFiles.push(file);
 			return true;
@@ -200,7 +202,7 @@ function reportStatus(
 		back();
 		failing = failingBefore;
 		tableRecords.length = tableLength;
-		return false;
+		return read;
 	};
 	const failedReads = readEachManifest(
 		paths,
@@ -301,14 +303,12 @@ function reportStatus(
 					for (const entry of parsed.objects) gather(entry.object);
 				},
 				[],
-				(_file, bytes) => {
-					const source = jsonBytesOf(bytes);
-					if (!source) return false;
-					const listed = visitJsonListItems(source, (object) => {
+				(listFile) => {
+					const listed = visitJsonListFile(listFile, limits.maxWindowBytes, (object) => {
 						gather(object);
 						return true;
 					});
-					if (!listed) views.length = 0;
+					if (listed !== true) views.length = 0;
 					return listed;
 				},
 			);

@@ -2,10 +2,8 @@
 // files (each a List as `kubectl get -o json` writes it, of objects whose status stands alone) while the command reads
 // the others, and hands back each file's records as bytes. See statusWorkerClient.ts.
 import { workerData } from 'node:worker_threads';
-import { visitJsonListItems } from '../core/manifest/jsonManifests.ts';
 import { standaloneStatusReader, statusStandsAlone } from '../core/status/standalone.ts';
-import { readRegularFileSync } from '../files/regularFile.ts';
-import { jsonBytesOf } from './files.ts';
+import { visitJsonListFile } from './files.ts';
 import { ByteBatches, JsonArrayWriter } from './output.ts';
 import { failsAt, recordOf, writeStatusRecord } from './statusRecords.ts';
 import {
@@ -18,7 +16,6 @@ import {
 const data = workerData as StatusWorkerData;
 const { signals } = data;
 const status = standaloneStatusReader({ now: data.now });
-const scratch: { buffer: Buffer | undefined } = { buffer: undefined };
 
 function tick(): void {
 	Atomics.add(signals, signal.progress, 1);
@@ -27,10 +24,6 @@ function tick(): void {
 function readFile(index: number, file: string): StatusWorkerAnswer {
 	const leftToCommand = { index, leftToCommand: true } as const;
 	try {
-		const read = readRegularFileSync(file, data.maxFileBytes, scratch);
-		if (!('bytes' in read)) return leftToCommand;
-		const source = jsonBytesOf(read.bytes);
-		if (!source) return leftToCommand;
 		const chunks: Uint8Array[] = [];
 		// A copy of each batch: the batch's buffer is written over next.
 		const out = new ByteBatches((bytes) => chunks.push(new Uint8Array(bytes)));
@@ -38,7 +31,7 @@ function readFile(index: number, file: string): StatusWorkerAnswer {
 		const from = { file };
 		let failing = 0;
 		let count = 0;
-		const listed = visitJsonListItems(source, (object, line) => {
+		const listed = visitJsonListFile(file, data.maxWindowBytes, (object, line) => {
 			if (!statusStandsAlone(object)) return false;
 			const result = status(object);
 			if (failsAt(result.tone, data.threshold)) failing++;
@@ -46,7 +39,7 @@ function readFile(index: number, file: string): StatusWorkerAnswer {
 			if ((++count & 1023) === 0) tick();
 			return true;
 		});
-		if (!listed) return leftToCommand;
+		if (listed !== true) return leftToCommand;
 		out.flush();
 		return { index, chunks, failing };
 	} catch {

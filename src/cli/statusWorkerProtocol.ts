@@ -22,7 +22,7 @@ export const answersAhead = 2;
 export interface StatusWorkerData {
 	/** The worker's share of the files, in the order the command writes them. */
 	readonly files: readonly string[];
-	readonly maxFileBytes: number;
+	readonly maxWindowBytes: number;
 	readonly now: number;
 	/** The rank of `--fail-on`'s tone, or undefined. */
 	readonly threshold: number | undefined;

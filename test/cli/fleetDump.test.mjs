@@ -161,10 +161,11 @@ describe('fleet dump archives in the CLI', () => {
 			records.map(
 				(record) => `${record.kind} ${record.namespace}/${record.name} ${record.source.entry}`,
 			),
+			// Fleet's parents last, as status writes them (their roll-ups read every BundleDeployment).
 			[
+				'Secret fleet-local/helm-auth secrets_fleet-local_helm-auth',
 				'GitRepo fleet-local/simple gitrepos_fleet-local_simple',
 				'Bundle fleet-local/simple bundles_fleet-local_simple',
-				'Secret fleet-local/helm-auth secrets_fleet-local_helm-auth',
 			],
 		);
 		const bundleRecord = records.find((record) => record.kind === 'Bundle');

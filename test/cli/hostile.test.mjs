@@ -206,7 +206,7 @@ describe(`hostile inputs to kube-status-lens on Node ${process.versions.node}`, 
 		assert.equal(refused.code, 2);
 		assert.match(
 			refused.stderr,
-			/big\.yaml: cannot read: 300\.\d KiB is over the limit of 256 KiB per file \(raise it with --max-file-size 1M\)/,
+			/big\.yaml: cannot read: 300\.\d KiB is over the limit of 256 KiB per file read whole \(raise it with --max-file-size 1M\)/,
 		);
 		const raised = run(['status', path, '--max-file-size', '1M']);
 		assert.equal(raised.code, 0);
@@ -214,6 +214,61 @@ describe(`hostile inputs to kube-status-lens on Node ${process.versions.node}`, 
 		const wrong = run(['check', path, '--max-file-size', 'lots']);
 		assert.equal(wrong.code, 2);
 		assert.match(wrong.stderr, /--max-file-size takes a size such as 128M/);
+	});
+
+	it('reads a List as kubectl get -o json writes it whatever --max-file-size says, a window at a time up to --max-buffer', () => {
+		const bundleDeployment = (index, note) => ({
+			apiVersion: 'fleet.cattle.io/v1alpha1',
+			kind: 'BundleDeployment',
+			metadata: { name: `bd-${index}`, namespace: 'cluster-ns', annotations: { note } },
+			spec: { deploymentID: 'd1' },
+			status: { appliedDeploymentID: 'd1', ready: true, nonModified: true },
+		});
+		const list = (items) =>
+			`${JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, null, 4)}\n`;
+		// 3,000 objects of 1 KiB each: 3 MiB or more, against a limit of 256 KiB on files read whole.
+		const many = Array.from({ length: 3000 }, (_, index) =>
+			bundleDeployment(index, 'n'.repeat(1024)),
+		);
+		const path = file('windows/fleet.json', list(many));
+		const read = run(['status', '--json', path, '--max-file-size', '256K']);
+		assert.equal(read.stderr, '');
+		const records = JSON.parse(read.stdout);
+		assert.equal(records.length, 3000);
+		assert.equal(records[2999].name, 'bd-2999');
+		const itemLines = list(many)
+			.split('\n')
+			.flatMap((text, index) => (text === '        {' ? [index + 1] : []));
+		assert.equal(records[2999].source.line, itemLines[2999]);
+		// One object larger than what may be held at once: named, with both flags.
+		const big = file(
+			'windows/big.json',
+			list([
+				bundleDeployment(0, 'a'),
+				bundleDeployment(1, 'b'.repeat(300 * 1024)),
+				bundleDeployment(2, 'c'),
+			]),
+		);
+		const refused = run([
+			'status',
+			'--json',
+			big,
+			'--max-file-size',
+			'64K',
+			'--max-buffer',
+			'128K',
+		]);
+		assert.equal(refused.code, 2);
+		assert.match(
+			refused.stderr,
+			/big\.json: cannot read: 30\d\.\d KiB is over the limit of 64 KiB per file read whole \(raise it with --max-file-size 1M\); one object of it needs more than the 128 KiB held at once when a List is read a piece at a time \(raise it with --max-buffer 1M\)/,
+		);
+		const raised = run(['status', '--json', big, '--max-file-size', '64K', '--max-buffer', '1M']);
+		assert.equal(raised.code, 0, raised.stderr);
+		assert.deepEqual(
+			JSON.parse(raised.stdout).map((record) => record.name),
+			['bd-0', 'bd-1', 'bd-2'],
+		);
 	});
 
 	it(

@@ -305,6 +305,14 @@ export interface JsonBytes {
 	readonly decode: (start: number, end: number) => string;
 	/** Where `needle` next occurs from `from`, or -1. */
 	readonly indexOf: (needle: Uint8Array, from: number) => number;
+	/**
+	 * For a file read a window at a time: the next window, which starts with these bytes from `from` on (those before
+	 * are let go) and holds more of the file after them; undefined when the file has no more, or when it cannot be
+	 * read on as such a List (then the caller reads it the usual way). Absent: `bytes` is the whole file.
+	 */
+	readonly more?: (from: number) => JsonBytes | undefined;
+	/** Whether these are the file's last bytes (a window without `more` is). */
+	readonly last?: boolean;
 }
 
 function asciiBytes(text: string): Uint8Array {
@@ -370,12 +378,22 @@ function isKubernetesItem(value: unknown): value is Record<string, unknown> {
  * what was visited means nothing, and the caller reads the text the usual way).
  */
 export function visitJsonListItems(
-	source: JsonBytes,
+	first: JsonBytes,
 	visit: (item: Record<string, unknown>, line: number) => boolean,
 ): boolean {
-	const { bytes, decode } = source;
-	const length = bytes.length;
-	if (yamlMarkers.some((marker) => source.indexOf(marker, 0) >= 0)) return false;
+	let source = first;
+	let { bytes, decode } = source;
+	// A window that is not the file's last: more comes on asking, from an element's start on.
+	const windowed = (): boolean => source.more !== undefined && source.last !== true;
+	const nextWindow = (from: number): boolean => {
+		const next = source.more?.(from);
+		if (!next) return false;
+		source = next;
+		({ bytes, decode } = source);
+		return true;
+	};
+	const hasYamlMarker = (): boolean => yamlMarkers.some((marker) => source.indexOf(marker, 0) >= 0);
+	if (hasYamlMarker()) return false;
 	// Node 20 reads long integers with the YAML reader (see readJsonText). Undefined: not JSON.
 	const exactIntegers = reviverHasSourceText();
 	const parse = (text: string): unknown => {
@@ -386,15 +404,18 @@ export function visitJsonListItems(
 			return undefined;
 		}
 	};
-	let headEnd = Math.min(length, headBytes);
-	while (headEnd < length && (bytes[headEnd] ?? 0) >= 0x80) headEnd--;
+	while (bytes.length < headBytes && windowed()) {
+		if (!nextWindow(0) || hasYamlMarker()) return false;
+	}
+	let headEnd = Math.min(bytes.length, headBytes);
+	while (headEnd < bytes.length && (bytes[headEnd] ?? 0) >= 0x80) headEnd--;
 	const head = decode(0, headEnd);
 	if (!looksLikeJson(head)) return false;
 	const scan = new TopLevelScan();
-	const first = scan.run(head, 0, true);
-	if (first >= head.length || scan.itemsKeys !== 1 || scan.malformed) return false;
+	const firstElement = scan.run(head, 0, true);
+	if (firstElement >= head.length || scan.itemsKeys !== 1 || scan.malformed) return false;
 	const open = scan.arrayOpen;
-	const separatorText = `,${head.slice(open + 1, first)}`;
+	const separatorText = `,${head.slice(open + 1, firstElement)}`;
 	if (!separatorText.includes('\n')) return false;
 	const separator = asciiBytes(separatorText);
 	const separatorAfter = (from: number): number => {
@@ -402,14 +423,19 @@ export function visitJsonListItems(
 		while (comma >= 0 && isWhitespace(bytes[comma + separator.length] ?? 0)) {
 			comma = source.indexOf(separator, comma + 1);
 		}
+		// In a window, a separator at its very end may be followed by white space not read yet.
+		if (comma >= 0 && comma + separator.length >= bytes.length && windowed()) return -1;
 		return comma;
 	};
-	const words =
+	let words: Uint32Array | undefined;
+	const wordsOf = (): Uint32Array | undefined =>
 		bytes.byteOffset % 4 === 0
 			? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2)
 			: undefined;
-	let start = utf8LengthOf(head, first);
+	words = wordsOf();
+	let start = utf8LengthOf(head, firstElement);
 	let line = scan.line;
+	const listHead = head.slice(0, open + 1);
 	// Any separator after which the piece parses ends the element (a piece that parses is one whole value), so the
 	// search may start well inside the element: from three quarters of the shortest element so far. When the element
 	// is shorter than that, the piece holds two elements and does not parse, and the search starts again at `start`.
@@ -422,7 +448,16 @@ export function visitJsonListItems(
 			comma = separatorAfter(start);
 			item = comma < 0 ? undefined : parse(decode(start, comma));
 		}
-		if (item === undefined) break;
+		if (item === undefined) {
+			// The element may go on past the window: read on from its start.
+			if (comma < 0 && windowed()) {
+				if (!nextWindow(start) || hasYamlMarker()) return false;
+				words = wordsOf();
+				start = 0;
+				continue;
+			}
+			break;
+		}
 		if (!isKubernetesItem(item) || !visit(item, line)) return false;
 		const next = comma + separator.length;
 		line += lineFeedsBetween(bytes, words, start, next);
@@ -430,8 +465,12 @@ export function visitJsonListItems(
 		skip = (shortest * 3) >>> 2;
 		start = next;
 	}
-	// From the element at `start` on, carefully.
-	const tail = decode(start, length);
+	// From the element at `start` on, carefully: the rest of the file, read whole.
+	while (windowed()) {
+		if (!nextWindow(start) || hasYamlMarker()) return false;
+		start = 0;
+	}
+	const tail = decode(start, bytes.length);
 	const rest = new TopLevelScan();
 	rest.line = line;
 	rest.depth = 2;
@@ -446,7 +485,7 @@ export function visitJsonListItems(
 		const item = parse(tail.slice(rest.starts[index], rest.ends[index]));
 		if (!isKubernetesItem(item) || !visit(item, rest.startLines[index] ?? 0)) return false;
 	}
-	const list = parse(head.slice(0, open + 1) + tail.slice(rest.arrayClose));
+	const list = parse(listHead + tail.slice(rest.arrayClose));
 	return (
 		isRecord(list) &&
 		typeof list.kind === 'string' &&

@@ -79,7 +79,8 @@ export function standaloneStatusReader(
  */
 export class StreamedStatuses<Origin> {
 	private readonly input = new FleetRollupInput();
-	private readonly parents: ({ object: Record<string, unknown>; origin: Origin } | undefined)[] = [];
+	private readonly parents: ({ object: Record<string, unknown>; origin: Origin } | undefined)[] =
+		[];
 	private readonly options: StatusOptions;
 	private readonly standalone: (object: unknown) => StatusResult;
 
@@ -113,7 +114,9 @@ export class StreamedStatuses<Origin> {
 
 	/** What the parents' roll-ups read of the object, when it is a BundleDeployment (see `gather`). */
 	static viewOf(object: unknown): BundleDeploymentView | undefined {
-		return isBundleDeployment(object) ? { ...readBundleDeployment(object), object: undefined } : undefined;
+		return isBundleDeployment(object)
+			? { ...readBundleDeployment(object), object: undefined }
+			: undefined;
 	}
 
 	/**
